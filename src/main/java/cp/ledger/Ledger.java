@@ -1,0 +1,580 @@
+package cp.ledger;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.model.Json;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An append-only, hash-chained JSONL ledger file.
+ *
+ * <p>Every line is one {@link LedgerEntry} whose {@code hash} covers its canonical form
+ * including {@code prev_hash}, so editing, deleting or reordering a line breaks the chain at
+ * that line; a {@code .head} sidecar records the acknowledged length so a deleted tail is
+ * caught too. Writes are idempotent by {@code idempotency_key}: a retried activity that writes
+ * the same event again gets the first entry's id back and the file does not grow.
+ *
+ * <p>Concurrency: one instance per file per JVM ({@link #open} shares it), a lock for threads,
+ * and an exclusive file lock around every operation for other processes, which catches this
+ * process up on lines they appended before it reads or writes. A torn final line (a crash in
+ * the middle of a write) is repaired under that lock when the file is opened or caught up:
+ * completed if it is an intact entry that only lacks its newline, otherwise cut off and kept in
+ * a {@code .torn-*} file. A chain that is broken anywhere else is never extended: writes fail
+ * with {@link LedgerCorruptException} until {@link #repair()} quarantines the bad lines.
+ */
+public final class Ledger implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
+  /** Read size for scans; lines longer than this are stitched across reads. */
+  private static final int SCAN_CHUNK_BYTES = 1 << 20;
+  private static final Map<Path, Ledger> OPEN = new HashMap<>();
+  private static ScheduledExecutorService flusher;
+
+  private final Path path;
+  private final LedgerOptions options;
+  private final Clock clock;
+  private final ReentrantLock lock = new ReentrantLock();
+  private FileChannel channel;
+  private FileChannel headChannel;
+  private LedgerIndex index;
+  private long knownEnd;
+  private long lines;
+  private String lastHash;
+  private VerifyResult broken;
+  private LedgerHead headAtOpen;
+  private int refs;
+  private volatile boolean dirty;
+  private ScheduledFuture<?> flushTask;
+
+  private Ledger(Path path, LedgerOptions options, Clock clock) {
+    this.path = path;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  /** Opens (creating if needed) the ledger at {@code path}; the same file yields the same instance. */
+  public static Ledger open(Path path, LedgerOptions options) {
+    return open(path, options, Clock.systemUTC());
+  }
+
+  static Ledger open(Path path, LedgerOptions options, Clock clock) {
+    Path key = path.toAbsolutePath().normalize();
+    synchronized (OPEN) {
+      Ledger existing = OPEN.get(key);
+      if (existing != null) {
+        existing.refs++;
+        return existing;
+      }
+      Ledger ledger = new Ledger(key, options, clock);
+      ledger.load();
+      ledger.refs = 1;
+      OPEN.put(key, ledger);
+      return ledger;
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public LedgerOptions options() {
+    return options;
+  }
+
+  // ---------------------------------------------------------------- open / scan / repair
+
+  private void load() {
+    try {
+      Files.createDirectories(path.getParent());
+      channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      headChannel = LedgerHead.open(path);
+    } catch (IOException e) {
+      throw new LedgerException("cannot open ledger " + path + ": " + e.getMessage(), e);
+    }
+    lock.lock();
+    try (FileLock ignored = channel.lock()) {
+      rescan();
+    } catch (IOException e) {
+      throw new LedgerException("cannot read ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      lock.unlock();
+    }
+    if (options.durability() == Durability.BATCHED) {
+      long ms = options.batchInterval().toMillis();
+      flushTask = flusher().scheduleAtFixedRate(this::flushIfDirty, ms, ms, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Rebuilds all in-memory state from the file. Caller holds both locks. */
+  private void rescan() throws IOException {
+    index = new LedgerIndex();
+    knownEnd = 0;
+    lines = 0;
+    lastHash = ChainCodec.GENESIS;
+    broken = null;
+    headAtOpen = LedgerHead.read(path);
+    scanFrom(0);
+    checkHeadLength();
+    if (broken == null && (headAtOpen == null || headAtOpen.entries() != lines)) {
+      writeHead();
+    }
+  }
+
+  /** Reads complete lines from {@code start}, indexing and checking each; repairs a torn tail. */
+  private void scanFrom(long start) throws IOException {
+    byte[] tail = scanLines(start);
+    if (tail.length > 0) {
+      repairTornTail(knownEnd, tail);
+    }
+  }
+
+  /**
+   * Feeds every complete line from {@code start} to {@link #consume}, sets {@link #knownEnd}
+   * to the end of the last complete line and returns the bytes after it (a torn tail, or none).
+   */
+  private byte[] scanLines(long start) throws IOException {
+    long size = channel.size();
+    long pos = start;
+    byte[] carry = new byte[0];
+    long carryStart = start;
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(SCAN_CHUNK_BYTES, Math.max(1, size - start)));
+    while (pos < size) {
+      buf.clear();
+      int n = channel.read(buf, pos);
+      if (n <= 0) {
+        break;
+      }
+      byte[] data = new byte[carry.length + n];
+      System.arraycopy(carry, 0, data, 0, carry.length);
+      System.arraycopy(buf.array(), 0, data, carry.length, n);
+      int lineStart = 0;
+      for (int i = 0; i < data.length; i++) {
+        if (data[i] == '\n') {
+          consume(carryStart + lineStart, data, lineStart, i - lineStart);
+          lineStart = i + 1;
+        }
+      }
+      carryStart += lineStart;
+      carry = Arrays.copyOfRange(data, lineStart, data.length);
+      pos += n;
+    }
+    knownEnd = carryStart;
+    return carry;
+  }
+
+  private void consume(long offset, byte[] data, int off, int len) {
+    lines++;
+    ChainCodec.Checked c = ChainCodec.check(data, off, len, lastHash);
+    if (c.error() != null && broken == null) {
+      broken = VerifyResult.bad(lines - 1, lines, c.error());
+    }
+    if (broken == null && headAtOpen != null && headAtOpen.entries() == lines
+        && !headAtOpen.lastHash().equals(c.hash())) {
+      broken = VerifyResult.bad(lines - 1, lines, "does not match the head record (the ledger was rewritten from here)");
+    }
+    if (c.hash() != null) {
+      lastHash = c.hash();
+    }
+    LedgerEntry e = c.entry();
+    if (e != null) {
+      index.add(new LedgerIndex.Row(offset, len + 1, e.entryId(), e.eventType(), e.sessionId(), e.workOrderId()),
+          e.idempotencyKey());
+    }
+  }
+
+  private void repairTornTail(long start, byte[] tail) throws IOException {
+    ChainCodec.Checked c = ChainCodec.check(tail, 0, tail.length, lastHash);
+    if (c.error() == null && broken == null) {
+      writeFully(new byte[] {'\n'}, start + tail.length);
+      consume(start, tail, 0, tail.length);
+      knownEnd = start + tail.length + 1;
+      LOG.warn("ledger {}: the last entry was complete but lacked its newline; completed it", path);
+    } else {
+      Path saved = path.resolveSibling(path.getFileName() + ".torn-" + clock.millis());
+      Files.write(saved, tail);
+      channel.truncate(start);
+      channel.force(true);
+      knownEnd = start;
+      LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {})", path, tail.length, start, saved);
+    }
+    if (broken == null) {
+      writeHead();
+    }
+  }
+
+  /** Picks up lines other processes appended. Caller holds both locks. */
+  private void catchUp() throws IOException {
+    long size = channel.size();
+    if (size == knownEnd) {
+      return;
+    }
+    if (size < knownEnd) {
+      if (broken == null) {
+        broken = VerifyResult.bad(lines, lines, "the file shrank from " + knownEnd + " to " + size
+            + " bytes while open (it was truncated outside the ledger)");
+      }
+      return;
+    }
+    headAtOpen = null;
+    scanFrom(knownEnd);
+  }
+
+  // ---------------------------------------------------------------- write
+
+  /**
+   * Appends an entry and returns its id. An entry whose idempotency key is already in the
+   * ledger is not written again; the existing entry's id is returned.
+   *
+   * @throws LedgerCorruptException when the chain is broken
+   */
+  public String write(LedgerEntry entry) {
+    return locked("append to", () -> appendLocked(entry));
+  }
+
+  /** Work done under both locks after catching up with other processes. */
+  private interface LockedWork<T> {
+    T run() throws IOException;
+  }
+
+  private <T> T locked(String action, LockedWork<T> work) {
+    lock.lock();
+    try (FileLock ignored = channel.lock()) {
+      catchUp();
+      return work.run();
+    } catch (IOException e) {
+      throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private String appendLocked(LedgerEntry entry) throws IOException {
+    if (broken != null) {
+      throw new LedgerCorruptException(path.toString(), broken);
+    }
+    String key = entry.idempotencyKey();
+    String existing = index.idForKey(key);
+    if (existing != null) {
+      return existing;
+    }
+    String id = entry.entryId();
+    if (id != null && index.containsId(id)) {
+      throw new LedgerException("ledger " + path + " already holds entry_id " + id + "; entry ids are unique");
+    }
+    if (id == null) {
+      id = newId(key);
+      while (index.containsId(id)) {
+        id = newId(null);
+      }
+    }
+    String timestamp = entry.timestamp() != null ? entry.timestamp()
+        : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
+    ObjectNode node = entry.toBuilder().entryId(id).timestamp(timestamp).prevHash(lastHash).hash(null).build()
+        .toJson(false);
+    String hash = ChainCodec.hashOf(node);
+    node.put("hash", hash);
+    byte[] line = ChainCodec.line(node);
+    try {
+      writeFully(line, knownEnd);
+      if (options.durability() == Durability.FSYNC_EACH) {
+        channel.force(false);
+      }
+    } catch (IOException e) {
+      try {
+        channel.truncate(knownEnd);
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
+        entry.workOrderId()), key);
+    knownEnd += line.length;
+    lines++;
+    lastHash = hash;
+    writeHead();
+    if (options.durability() == Durability.BATCHED) {
+      dirty = true;
+    }
+    return id;
+  }
+
+  private static String newId(String idempotencyKey) {
+    if (idempotencyKey != null) {
+      return "LED-" + Json.sha256(idempotencyKey).substring(0, 16);
+    }
+    return "LED-" + String.format("%016x", ThreadLocalRandom.current().nextLong());
+  }
+
+  private void writeFully(byte[] bytes, long at) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(bytes);
+    long pos = at;
+    while (buf.hasRemaining()) {
+      pos += channel.write(buf, pos);
+    }
+  }
+
+  private void writeHead() throws IOException {
+    new LedgerHead(lines, lastHash).write(headChannel);
+  }
+
+  // ---------------------------------------------------------------- read
+
+  /** Entries matching the query, in file order. */
+  public List<LedgerEntry> query(LedgerQuery q) {
+    return locked("read", () -> {
+      List<LedgerEntry> out = new ArrayList<>();
+      for (int row : index.select(q)) {
+        out.add(readRow(index.row(row)));
+      }
+      return out;
+    });
+  }
+
+  public List<LedgerEntry> readAll() {
+    return query(LedgerQuery.ALL);
+  }
+
+  public List<LedgerEntry> byEventType(String eventType) {
+    return query(LedgerQuery.eventType(eventType));
+  }
+
+  public List<LedgerEntry> bySession(String sessionId) {
+    return query(LedgerQuery.session(sessionId));
+  }
+
+  public List<LedgerEntry> byWorkOrder(String woId) {
+    return query(LedgerQuery.workOrder(woId));
+  }
+
+  public List<LedgerEntry> lastN(int n) {
+    return query(LedgerQuery.last(n));
+  }
+
+  public Optional<LedgerEntry> byId(String entryId) {
+    return locked("read", () -> {
+      Integer row = index.rowOf(entryId);
+      return row == null ? Optional.<LedgerEntry>empty() : Optional.of(readRow(index.row(row)));
+    });
+  }
+
+  /** The id already written under an idempotency key, if any. */
+  public Optional<String> idForKey(String idempotencyKey) {
+    return locked("read", () -> Optional.ofNullable(index.idForKey(idempotencyKey)));
+  }
+
+  private LedgerEntry readRow(LedgerIndex.Row row) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(row.length());
+    long pos = row.offset();
+    while (buf.hasRemaining()) {
+      int n = channel.read(buf, pos);
+      if (n < 0) {
+        throw new IOException("unexpected end of file at offset " + pos);
+      }
+      pos += n;
+    }
+    return LedgerEntry.fromJson(Json.MAPPER.readTree(buf.array(), 0, row.length() - 1));
+  }
+
+  /** Number of lines in the ledger (including any bad ones). */
+  public long size() {
+    return locked("read", () -> lines);
+  }
+
+  // ---------------------------------------------------------------- verify / repair
+
+  /** Walks the file on disk from the first line and reports the first bad line, if any. */
+  public VerifyResult verify() {
+    return locked("verify", this::verifyLocked);
+  }
+
+  private void scanVerifyOnly() throws IOException {
+    byte[] tail = scanLines(0);
+    if (tail.length > 0 && broken == null) {
+      broken = VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write)");
+    }
+    checkHeadLength();
+  }
+
+  /** A head that counts more entries than the file holds means the tail was deleted. */
+  private void checkHeadLength() {
+    if (broken == null && headAtOpen != null && headAtOpen.entries() > lines) {
+      broken = VerifyResult.bad(lines, lines + 1, "missing: the head records " + headAtOpen.entries()
+          + " entries but the file holds " + lines + " (lines were deleted from the end)");
+    }
+  }
+
+  /** Whether the chain was found broken (writes are refused). */
+  public Optional<VerifyResult> brokenChain() {
+    lock.lock();
+    try {
+      return Optional.ofNullable(broken);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Explicit repair of a broken chain: moves every line from the first bad one to the end into
+   * a {@code .quarantine-*} file (nothing is deleted), truncates the ledger before that line and
+   * appends a LEDGER_REPAIRED entry saying what was moved. Returns the quarantine file, or empty
+   * when the chain was intact.
+   */
+  public Optional<Path> repair() {
+    return locked("repair", () -> {
+      VerifyResult bad = verifyLocked();
+      if (bad.ok()) {
+        return Optional.<Path>empty();
+      }
+      long cutAt = offsetOfLine(bad.firstBadLine());
+      long size = channel.size();
+      Path quarantine = path.resolveSibling(path.getFileName() + ".quarantine-" + clock.millis());
+      byte[] moved = new byte[(int) Math.max(0, size - cutAt)];
+      ByteBuffer buf = ByteBuffer.wrap(moved);
+      long pos = cutAt;
+      while (buf.hasRemaining()) {
+        int n = channel.read(buf, pos);
+        if (n < 0) {
+          break;
+        }
+        pos += n;
+      }
+      Files.write(quarantine, moved);
+      channel.truncate(cutAt);
+      channel.force(true);
+      Files.deleteIfExists(LedgerHead.pathFor(path));
+      headChannel.close();
+      headChannel = LedgerHead.open(path);
+      rescan();
+      ObjectNode meta = Json.object()
+          .put("first_bad_line", bad.firstBadLine())
+          .put("problem", bad.reason())
+          .put("quarantined_bytes", moved.length)
+          .put("quarantine_file", quarantine.getFileName().toString());
+      appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
+          .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
+          .metadata(meta).build());
+      LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
+      return Optional.of(quarantine);
+    });
+  }
+
+  private VerifyResult verifyLocked() throws IOException {
+    Ledger probe = new Ledger(path, options, clock);
+    probe.channel = channel;
+    probe.index = new LedgerIndex();
+    probe.lastHash = ChainCodec.GENESIS;
+    probe.headAtOpen = LedgerHead.read(path);
+    probe.scanVerifyOnly();
+    return probe.broken != null ? probe.broken : VerifyResult.ok(probe.lines);
+  }
+
+  /** Byte offset where 1-based line {@code n} starts (the file size when past the end). */
+  private long offsetOfLine(long n) throws IOException {
+    long line = 1;
+    long pos = 0;
+    long size = channel.size();
+    ByteBuffer buf = ByteBuffer.allocate(SCAN_CHUNK_BYTES);
+    while (line < n && pos < size) {
+      buf.clear();
+      int read = channel.read(buf, pos);
+      if (read <= 0) {
+        break;
+      }
+      for (int i = 0; i < read; i++) {
+        if (buf.get(i) == '\n') {
+          line++;
+          if (line == n) {
+            return pos + i + 1;
+          }
+        }
+      }
+      pos += read;
+    }
+    return line == n ? pos : size;
+  }
+
+  // ---------------------------------------------------------------- durability / close
+
+  private void flushIfDirty() {
+    if (!dirty) {
+      return;
+    }
+    dirty = false;
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      dirty = true;
+      LOG.warn("ledger {}: background flush failed: {}", path, e.getMessage());
+    }
+  }
+
+  /** Forces written entries to disk now, whatever the durability policy. */
+  public void flush() {
+    try {
+      channel.force(false);
+      dirty = false;
+    } catch (IOException e) {
+      throw new LedgerException("cannot flush ledger " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Releases this reference; the file closes when the last holder closes it. */
+  @Override
+  public void close() {
+    synchronized (OPEN) {
+      if (--refs > 0) {
+        return;
+      }
+      OPEN.remove(path);
+    }
+    if (flushTask != null) {
+      flushTask.cancel(false);
+    }
+    lock.lock();
+    try {
+      if (channel.isOpen()) {
+        if (options.durability() != Durability.NONE) {
+          channel.force(false);
+        }
+        channel.close();
+      }
+      headChannel.close();
+    } catch (IOException e) {
+      LOG.warn("ledger {}: close failed: {}", path, e.getMessage());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static synchronized ScheduledExecutorService flusher() {
+    if (flusher == null) {
+      flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ledger-flusher");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    return flusher;
+  }
+}

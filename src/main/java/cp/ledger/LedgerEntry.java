@@ -1,0 +1,183 @@
+package cp.ledger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.model.Json;
+import java.util.Objects;
+
+/**
+ * One line of a ledger.
+ *
+ * <p>The fields are those of the seeds' LedgerEntry ({@code entry_id}, {@code timestamp},
+ * {@code event_type}, {@code submission_id}, {@code decision}, {@code reason},
+ * {@code metadata}) plus the chain ({@code prev_hash}, {@code hash}) and an optional
+ * {@code idempotency_key}. An entry built by a caller has no id, timestamp or hashes; the
+ * ledger fills them in when it writes. Metadata is deep-copied on the way in and out, so an
+ * entry cannot change after it is built.
+ */
+public final class LedgerEntry {
+  private final String entryId;
+  private final String timestamp;
+  private final String eventType;
+  private final String submissionId;
+  private final String decision;
+  private final String reason;
+  private final ObjectNode metadata;
+  private final String idempotencyKey;
+  private final String prevHash;
+  private final String hash;
+
+  private LedgerEntry(Builder b) {
+    this.entryId = b.entryId;
+    this.timestamp = b.timestamp;
+    this.eventType = Objects.requireNonNull(b.eventType, "event_type");
+    if (eventType.isBlank()) {
+      throw new IllegalArgumentException("event_type must not be blank");
+    }
+    this.submissionId = b.submissionId == null ? "" : b.submissionId;
+    this.decision = b.decision == null ? "" : b.decision;
+    this.reason = b.reason == null ? "" : b.reason;
+    this.metadata = b.metadata == null ? Json.object() : b.metadata.deepCopy();
+    this.idempotencyKey = b.idempotencyKey;
+    this.prevHash = b.prevHash;
+    this.hash = b.hash;
+  }
+
+  public static Builder builder(String eventType) {
+    return new Builder().eventType(eventType);
+  }
+
+  public Builder toBuilder() {
+    return new Builder().entryId(entryId).timestamp(timestamp).eventType(eventType)
+        .submissionId(submissionId).decision(decision).reason(reason).metadata(metadata)
+        .idempotencyKey(idempotencyKey).prevHash(prevHash).hash(hash);
+  }
+
+  public String entryId() { return entryId; }
+  public String timestamp() { return timestamp; }
+  public String eventType() { return eventType; }
+  public String submissionId() { return submissionId; }
+  public String decision() { return decision; }
+  public String reason() { return reason; }
+  public String idempotencyKey() { return idempotencyKey; }
+  public String prevHash() { return prevHash; }
+  public String hash() { return hash; }
+
+  /** A copy of the metadata. */
+  public ObjectNode metadata() {
+    return metadata.deepCopy();
+  }
+
+  /** A metadata field without copying the whole object; null when absent. */
+  public JsonNode meta(String field) {
+    JsonNode v = metadata.get(field);
+    return v == null ? null : v.deepCopy();
+  }
+
+  public String metaText(String field) {
+    return Json.text(metadata, field, null);
+  }
+
+  /** {@code metadata.session_id}, or null. */
+  public String sessionId() {
+    return metaText("session_id");
+  }
+
+  /** {@code metadata.wo_id}, or {@code metadata.work_order_id} (EXCHANGE records use the seed-004 name). */
+  public String workOrderId() {
+    String wo = metaText("wo_id");
+    return wo != null ? wo : metaText("work_order_id");
+  }
+
+  /** The JSON object written to disk (without {@code hash} when {@code withHash} is false). */
+  public ObjectNode toJson(boolean withHash) {
+    ObjectNode n = Json.object();
+    putIfNotNull(n, "entry_id", entryId);
+    putIfNotNull(n, "timestamp", timestamp);
+    n.put("event_type", eventType);
+    n.put("submission_id", submissionId);
+    n.put("decision", decision);
+    n.put("reason", reason);
+    n.set("metadata", metadata.deepCopy());
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    putIfNotNull(n, "prev_hash", prevHash);
+    if (withHash) {
+      putIfNotNull(n, "hash", hash);
+    }
+    return n;
+  }
+
+  private static void putIfNotNull(ObjectNode n, String field, String value) {
+    if (value != null) {
+      n.put(field, value);
+    }
+  }
+
+  /** Reads an entry from its JSON form; unknown top-level fields are ignored. */
+  public static LedgerEntry fromJson(JsonNode n) {
+    if (n == null || !n.isObject()) {
+      throw new IllegalArgumentException("a ledger entry must be a JSON object");
+    }
+    JsonNode meta = n.get("metadata");
+    if (meta != null && !meta.isNull() && !meta.isObject()) {
+      throw new IllegalArgumentException("metadata must be a JSON object");
+    }
+    return new Builder()
+        .entryId(Json.text(n, "entry_id", null))
+        .timestamp(Json.text(n, "timestamp", null))
+        .eventType(Json.text(n, "event_type", null))
+        .submissionId(Json.text(n, "submission_id", ""))
+        .decision(Json.text(n, "decision", ""))
+        .reason(Json.text(n, "reason", ""))
+        .metadata(meta != null && meta.isObject() ? (ObjectNode) meta : null)
+        .idempotencyKey(Json.text(n, "idempotency_key", null))
+        .prevHash(Json.text(n, "prev_hash", null))
+        .hash(Json.text(n, "hash", null))
+        .build();
+  }
+
+  @Override
+  public String toString() {
+    return Json.canonical(toJson(true));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LedgerEntry other && toJson(true).equals(other.toJson(true));
+  }
+
+  @Override
+  public int hashCode() {
+    return toJson(true).hashCode();
+  }
+
+  /** Mutable builder for entries. */
+  public static final class Builder {
+    private String entryId;
+    private String timestamp;
+    private String eventType;
+    private String submissionId;
+    private String decision;
+    private String reason;
+    private ObjectNode metadata;
+    private String idempotencyKey;
+    private String prevHash;
+    private String hash;
+
+    public Builder entryId(String v) { entryId = v; return this; }
+    public Builder timestamp(String v) { timestamp = v; return this; }
+    public Builder eventType(String v) { eventType = v; return this; }
+    public Builder submissionId(String v) { submissionId = v; return this; }
+    public Builder decision(String v) { decision = v; return this; }
+    public Builder reason(String v) { reason = v; return this; }
+    public Builder metadata(ObjectNode v) { metadata = v; return this; }
+    /** Entries sharing a key are written once; later writes return the first entry's id. */
+    public Builder idempotencyKey(String v) { idempotencyKey = v; return this; }
+    Builder prevHash(String v) { prevHash = v; return this; }
+    Builder hash(String v) { hash = v; return this; }
+
+    public LedgerEntry build() {
+      return new LedgerEntry(this);
+    }
+  }
+}

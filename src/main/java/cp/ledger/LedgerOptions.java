@@ -1,0 +1,27 @@
+package cp.ledger;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one ledger is opened.
+ *
+ * @param durability when appends are forced to disk
+ * @param batchInterval the flush period under {@link Durability#BATCHED}
+ */
+public record LedgerOptions(Durability durability, Duration batchInterval) {
+  /** Long enough to group a turn's writes, short enough to bound a power-loss window. */
+  public static final Duration DEFAULT_BATCH_INTERVAL = Duration.ofMillis(50);
+
+  public LedgerOptions {
+    Objects.requireNonNull(durability, "durability");
+    batchInterval = batchInterval == null ? DEFAULT_BATCH_INTERVAL : batchInterval;
+    if (batchInterval.isNegative() || batchInterval.isZero()) {
+      throw new IllegalArgumentException("batch interval must be positive, was " + batchInterval);
+    }
+  }
+
+  public static LedgerOptions of(Durability durability) {
+    return new LedgerOptions(durability, DEFAULT_BATCH_INTERVAL);
+  }
+}

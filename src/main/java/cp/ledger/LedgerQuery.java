@@ -1,0 +1,45 @@
+package cp.ledger;
+
+/**
+ * A filter over one ledger. Null fields match everything.
+ *
+ * @param eventType exact event type
+ * @param sessionId {@code metadata.session_id}
+ * @param workOrderId {@code metadata.wo_id} or {@code metadata.work_order_id}
+ * @param limit when positive, only the last {@code limit} matches (still in file order)
+ */
+public record LedgerQuery(String eventType, String sessionId, String workOrderId, int limit) {
+  public static final LedgerQuery ALL = new LedgerQuery(null, null, null, 0);
+
+  public static LedgerQuery eventType(String type) {
+    return new LedgerQuery(type, null, null, 0);
+  }
+
+  public static LedgerQuery session(String sessionId) {
+    return new LedgerQuery(null, sessionId, null, 0);
+  }
+
+  public static LedgerQuery workOrder(String woId) {
+    return new LedgerQuery(null, null, woId, 0);
+  }
+
+  public static LedgerQuery last(int n) {
+    return new LedgerQuery(null, null, null, n);
+  }
+
+  public LedgerQuery withEventType(String type) {
+    return new LedgerQuery(type, sessionId, workOrderId, limit);
+  }
+
+  public LedgerQuery withSession(String session) {
+    return new LedgerQuery(eventType, session, workOrderId, limit);
+  }
+
+  public LedgerQuery withWorkOrder(String wo) {
+    return new LedgerQuery(eventType, sessionId, wo, limit);
+  }
+
+  public LedgerQuery withLimit(int n) {
+    return new LedgerQuery(eventType, sessionId, workOrderId, n);
+  }
+}

@@ -1,0 +1,97 @@
+package cp.ledger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Where each tier's ledger lives under the plane root ({@code CP_HOME}).
+ *
+ * <pre>
+ *   HOT/ledger/governance.jsonl
+ *   HO3/ledger/anchors.jsonl
+ *   HO2/ledger/&lt;AGENT_CLASS&gt;/workorder.jsonl
+ *   HO1/ledger/worker.jsonl
+ * </pre>
+ */
+public final class PlaneLayout {
+  /** Agent classes become directory names, so they are restricted to a safe alphabet. */
+  public static final Pattern AGENT_CLASS = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
+
+  private final Path root;
+
+  public PlaneLayout(Path root) {
+    this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** The ledger file of a tier; {@code agentClass} is required for HO2 and ignored otherwise. */
+  public Path ledgerPath(Tier tier, String agentClass) {
+    return switch (tier) {
+      case HOT -> root.resolve("HOT/ledger/governance.jsonl");
+      case HO3 -> root.resolve("HO3/ledger/anchors.jsonl");
+      case HO1 -> root.resolve("HO1/ledger/worker.jsonl");
+      case HO2 -> root.resolve("HO2/ledger").resolve(checkAgentClass(agentClass)).resolve("workorder.jsonl");
+    };
+  }
+
+  public static String checkAgentClass(String agentClass) {
+    if (agentClass == null || !AGENT_CLASS.matcher(agentClass).matches()) {
+      throw new IllegalArgumentException("agent class '" + agentClass
+          + "' is not valid: use upper-case letters, digits and _ (e.g. ADMIN)");
+    }
+    return agentClass;
+  }
+
+  /** A ledger that exists on disk. */
+  public record LedgerFile(Tier tier, String agentClass, Path path) {
+    public String label() {
+      return agentClass == null ? tier.wireName() : tier.wireName() + "/" + agentClass;
+    }
+  }
+
+  /** Every ledger file present under the root, HOT first. */
+  public List<LedgerFile> existingLedgers() {
+    List<LedgerFile> out = new ArrayList<>();
+    for (Tier tier : new Tier[] {Tier.HOT, Tier.HO3, Tier.HO2, Tier.HO1}) {
+      if (tier == Tier.HO2) {
+        Path dir = root.resolve("HO2/ledger");
+        if (Files.isDirectory(dir)) {
+          try (Stream<Path> classes = Files.list(dir)) {
+            classes.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted()
+                .filter(c -> AGENT_CLASS.matcher(c).matches())
+                .forEach(c -> {
+                  Path p = ledgerPath(Tier.HO2, c);
+                  if (Files.isRegularFile(p)) {
+                    out.add(new LedgerFile(Tier.HO2, c, p));
+                  }
+                });
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+          }
+        }
+      } else {
+        Path p = ledgerPath(tier, null);
+        if (Files.isRegularFile(p)) {
+          out.add(new LedgerFile(tier, null, p));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The path relative to the root, for messages. */
+  public String relative(Path p) {
+    Path abs = p.toAbsolutePath().normalize();
+    return abs.startsWith(root) ? root.relativize(abs).toString() : abs.toString();
+  }
+}

@@ -1,0 +1,69 @@
+package cp.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+
+/**
+ * What the gateway returns for one round trip.
+ *
+ * @param content the response blocks (text and tool_use)
+ * @param finishReason {@code stop}, {@code length} or {@code tool_use}
+ * @param exchangeEntryId the EXCHANGE (or PROMPT_REJECTED) ledger entry id
+ * @param contextHash SHA-256 of the canonical prompt
+ * @param outputValid whether the text validated against the contract's output schema (null: not checked)
+ * @param replayed true when the response came from the ledger because a retried activity had
+ *     already completed this exact round trip (no second provider call was made)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PromptResponse(
+    RouteOutcome outcome,
+    List<ContentBlock> content,
+    long inputTokens,
+    long outputTokens,
+    String modelId,
+    String providerId,
+    String finishReason,
+    long latencyMs,
+    String timestamp,
+    String exchangeEntryId,
+    String contextHash,
+    Boolean outputValid,
+    List<String> outputValidationErrors,
+    String errorCode,
+    String errorMessage,
+    Long budgetRemaining,
+    boolean replayed) {
+
+  public PromptResponse {
+    content = content == null ? List.of() : List.copyOf(content);
+    outputValidationErrors = outputValidationErrors == null ? List.of() : List.copyOf(outputValidationErrors);
+  }
+
+  /** The concatenated text blocks. */
+  @JsonIgnore
+  public String text() {
+    StringBuilder sb = new StringBuilder();
+    for (ContentBlock b : content) {
+      if (b.isText()) {
+        sb.append(b.text());
+      }
+    }
+    return sb.toString();
+  }
+
+  @JsonIgnore
+  public List<ContentBlock> toolUses() {
+    return content.stream().filter(ContentBlock::isToolUse).toList();
+  }
+
+  @JsonIgnore
+  public boolean isSuccess() {
+    return outcome == RouteOutcome.SUCCESS;
+  }
+}

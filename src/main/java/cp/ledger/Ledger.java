@@ -215,6 +215,10 @@ public final class Ledger implements AutoCloseable {
       channel.truncate(start);
       channel.force(true);
       knownEnd = start;
+      if (headAtOpen != null && headAtOpen.entries() == lines + 1) {
+        // The head counted the entry whose write tore: that entry is what was cut, not a deletion.
+        headAtOpen = null;
+      }
       LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {})", path, tail.length, start, saved);
     }
     if (broken == null) {

@@ -1,0 +1,74 @@
+package cp.ledger;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Durability per tier, from the environment.
+ *
+ * <p>HOT holds the EXCHANGE records (what the plane paid for) and defaults to an fsync per
+ * entry. The other tiers default to batched: a killed process loses nothing either way, and a
+ * power loss can drop at most one batch interval of trace entries that Temporal's history
+ * can rebuild. {@code CP_LEDGER_DURABILITY} sets every tier; {@code CP_LEDGER_DURABILITY_HOT}
+ * (HO1, HO2, HO3) sets one; {@code CP_LEDGER_BATCH_MS} sets the batch interval.
+ */
+public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
+  public static final Durability DEFAULT_HOT = Durability.FSYNC_EACH;
+  public static final Durability DEFAULT_OTHERS = Durability.BATCHED;
+
+  public LedgerSettings {
+    perTier = Map.copyOf(perTier);
+  }
+
+  public static LedgerSettings defaults() {
+    return fromEnv(Map.of());
+  }
+
+  /** All tiers with one policy (tests, benchmarks). */
+  public static LedgerSettings all(Durability d) {
+    Map<Tier, LedgerOptions> m = new EnumMap<>(Tier.class);
+    for (Tier t : Tier.values()) {
+      m.put(t, LedgerOptions.of(d));
+    }
+    return new LedgerSettings(m);
+  }
+
+  /** Reads the CP_LEDGER_* variables; a bad value names the variable. */
+  public static LedgerSettings fromEnv(Map<String, String> env) {
+    Duration batch = LedgerOptions.DEFAULT_BATCH_INTERVAL;
+    String batchMs = env.get("CP_LEDGER_BATCH_MS");
+    if (batchMs != null && !batchMs.isBlank()) {
+      try {
+        batch = Duration.ofMillis(Long.parseLong(batchMs.trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("CP_LEDGER_BATCH_MS='" + batchMs + "' is not a number of milliseconds");
+      }
+    }
+    Map<Tier, LedgerOptions> m = new EnumMap<>(Tier.class);
+    for (Tier t : Tier.values()) {
+      Durability d = t == Tier.HOT ? DEFAULT_HOT : DEFAULT_OTHERS;
+      d = parse(env, "CP_LEDGER_DURABILITY", d);
+      d = parse(env, "CP_LEDGER_DURABILITY_" + t.name().toUpperCase(Locale.ROOT), d);
+      m.put(t, new LedgerOptions(d, batch));
+    }
+    return new LedgerSettings(m);
+  }
+
+  private static Durability parse(Map<String, String> env, String var, Durability fallback) {
+    String v = env.get(var);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Durability.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(var + ": " + e.getMessage());
+    }
+  }
+
+  public LedgerOptions options(Tier tier) {
+    return perTier.get(tier);
+  }
+}

@@ -17,6 +17,7 @@ import java.util.List;
  * @param outputValid whether the text validated against the contract's output schema (null: not checked)
  * @param replayed true when the response came from the ledger because a retried activity had
  *     already completed this exact round trip (no second provider call was made)
+ * @param cost what the round trip cost in US dollars under the configured prices (0 offline)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -38,7 +39,8 @@ public record PromptResponse(
     String errorCode,
     String errorMessage,
     Long budgetRemaining,
-    boolean replayed) {
+    boolean replayed,
+    double cost) {
 
   public PromptResponse {
     content = content == null ? List.of() : List.copyOf(content);

@@ -1,0 +1,18 @@
+package cp.activities;
+
+import cp.model.AgentProfile;
+import cp.model.SessionEvent;
+import io.temporal.activity.ActivityInterface;
+
+/** The session host's I/O: the agent's limits and the HOT-ledger session events. */
+@ActivityInterface(namePrefix = "Session")
+public interface SessionActivities {
+  /** The limits of an agent class, from its validated configuration. */
+  AgentProfile profile(String agentClass);
+
+  /** Writes SESSION_START, SESSION_END or DEGRADATION to the HOT ledger, once per key. */
+  String record(SessionEvent event);
+
+  /** Tokens a (failed) turn workflow already spent, summed from its EXCHANGE records. */
+  long turnSpend(String sessionId, String turnWorkflowId);
+}

@@ -1,0 +1,181 @@
+package cp.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.ledger.LedgerEntry;
+import cp.model.ContentBlock;
+import cp.model.Json;
+import cp.model.PromptRequest;
+import cp.model.PromptResponse;
+import cp.model.RouteOutcome;
+import cp.model.ToolDefinition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the HOT-ledger records of seed 004: one EXCHANGE per round trip (prompt, response,
+ * tokens, identity) and a five-field PROMPT_REJECTED when nothing was sent.
+ *
+ * <p>Each record carries an idempotency key derived from the Temporal identity of the activity
+ * that made the call. A successful exchange has one key per activity, so a retried activity
+ * finds it and replays the response instead of paying for the call again; a failed attempt's
+ * key includes the attempt number, so every failed round trip is recorded exactly once.
+ */
+final class ExchangeRecords {
+  static final String EXCHANGE = "EXCHANGE";
+  static final String PROMPT_REJECTED = "PROMPT_REJECTED";
+
+  private ExchangeRecords() {}
+
+  /** The canonical prompt: what was asked, as the provider saw it (tools by name). */
+  static ObjectNode prompt(PromptRequest r) {
+    ObjectNode p = Json.object();
+    p.put("system", r.system());
+    p.set("messages", Json.tree(r.messages()));
+    ArrayNode tools = p.putArray("tools");
+    for (ToolDefinition t : r.tools()) {
+      tools.add(t.name());
+    }
+    return p;
+  }
+
+  static String contextHash(ObjectNode prompt) {
+    return Json.sha256(Json.canonical(prompt));
+  }
+
+  /** Key of the one successful exchange an activity can have, or null outside Temporal. */
+  static String successKey(PromptRequest r) {
+    return r.workflowId() == null ? null
+        : EXCHANGE + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId();
+  }
+
+  static String attemptKey(String event, PromptRequest r) {
+    return r.workflowId() == null ? null
+        : event + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId() + "/attempt-" + r.attempt();
+  }
+
+  private static ObjectNode identity(PromptRequest r) {
+    ObjectNode m = Json.object();
+    m.put("agent_id", r.agentId());
+    m.put("session_id", r.sessionId());
+    m.put("work_order_id", r.workOrderId());
+    m.put("tier", r.tier());
+    m.put("contract_id", r.contractId());
+    m.put("framework_id", r.frameworkId());
+    return m;
+  }
+
+  private static void temporal(ObjectNode m, PromptRequest r) {
+    if (r.workflowId() != null) {
+      m.put("workflow_id", r.workflowId());
+      m.put("run_id", r.runId());
+      m.put("activity_id", r.activityId());
+      if (r.attempt() != null) {
+        m.put("attempt", r.attempt());
+      }
+    }
+  }
+
+  static LedgerEntry success(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
+      ProviderReply reply, long latencyMs, double cost, Boolean outputValid, List<String> outputErrors) {
+    ObjectNode m = identity(r);
+    m.set("prompt", prompt);
+    String text = text(reply.content());
+    m.put("response", text);
+    if (reply.content().stream().anyMatch(ContentBlock::isToolUse)) {
+      m.set("response_blocks", Json.tree(reply.content()));
+    }
+    m.put("outcome", "success");
+    m.put("input_tokens", reply.inputTokens());
+    m.put("output_tokens", reply.outputTokens());
+    m.put("context_hash", contextHash);
+    m.put("model_id", reply.modelId());
+    m.put("provider_id", providerId);
+    m.put("finish_reason", reply.finishReason());
+    m.put("latency_ms", latencyMs);
+    m.put("cost", cost);
+    if (outputValid != null) {
+      m.put("output_valid", outputValid);
+      if (!outputErrors.isEmpty()) {
+        m.set("output_errors", Json.tree(outputErrors));
+      }
+    }
+    temporal(m, r);
+    return LedgerEntry.builder(EXCHANGE).submissionId(r.contractId()).decision("SUCCESS")
+        .reason("exchange completed").metadata(m).idempotencyKey(successKey(r)).build();
+  }
+
+  static LedgerEntry error(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
+      String modelId, String errorCode, String errorMessage, int httpStatus, boolean timeout, long latencyMs) {
+    ObjectNode m = identity(r);
+    m.set("prompt", prompt);
+    m.put("response", "");
+    m.put("outcome", timeout ? "timeout" : "error");
+    m.put("error_code", errorCode);
+    m.put("error_message", errorMessage);
+    if (httpStatus > 0) {
+      m.put("http_status", httpStatus);
+    }
+    m.put("input_tokens", 0);
+    m.put("output_tokens", 0);
+    m.put("context_hash", contextHash);
+    m.put("model_id", modelId);
+    m.put("provider_id", providerId);
+    m.put("latency_ms", latencyMs);
+    temporal(m, r);
+    return LedgerEntry.builder(EXCHANGE).submissionId(r.contractId()).decision(timeout ? "TIMEOUT" : "ERROR")
+        .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(EXCHANGE, r)).build();
+  }
+
+  static LedgerEntry rejected(PromptRequest r, String errorCode, String errorMessage) {
+    ObjectNode m = Json.object();
+    m.put("agent_id", r.agentId());
+    m.put("session_id", r.sessionId());
+    m.put("contract_id", r.contractId());
+    m.put("error_code", errorCode);
+    m.put("error_message", errorMessage);
+    return LedgerEntry.builder(PROMPT_REJECTED).submissionId(r.contractId()).decision("REJECTED")
+        .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(PROMPT_REJECTED, r)).build();
+  }
+
+  /** Rebuilds the response a completed exchange returned, for a retried activity. */
+  static PromptResponse replay(LedgerEntry e) {
+    JsonNode blocks = e.meta("response_blocks");
+    List<ContentBlock> content = new ArrayList<>();
+    if (blocks != null && blocks.isArray()) {
+      for (JsonNode b : blocks) {
+        content.add(Json.convert(b, ContentBlock.class));
+      }
+    } else {
+      String text = e.metaText("response");
+      content.add(ContentBlock.text(text == null ? "" : text));
+    }
+    JsonNode valid = e.meta("output_valid");
+    List<String> errors = new ArrayList<>();
+    JsonNode errs = e.meta("output_errors");
+    if (errs != null) {
+      errs.forEach(x -> errors.add(x.asText()));
+    }
+    return new PromptResponse(RouteOutcome.SUCCESS, content, longMeta(e, "input_tokens"),
+        longMeta(e, "output_tokens"), e.metaText("model_id"), e.metaText("provider_id"),
+        e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
+        e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, null, true,
+        e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble());
+  }
+
+  private static long longMeta(LedgerEntry e, String f) {
+    JsonNode v = e.meta(f);
+    return v == null ? 0 : v.asLong();
+  }
+
+  static String text(List<ContentBlock> content) {
+    StringBuilder sb = new StringBuilder();
+    for (ContentBlock b : content) {
+      if (b.isText()) {
+        sb.append(b.text());
+      }
+    }
+    return sb.toString();
+  }
+}

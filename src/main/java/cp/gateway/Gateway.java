@@ -1,0 +1,201 @@
+package cp.gateway;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.ledger.Ledger;
+import cp.model.ContentBlock;
+import cp.model.Message;
+import cp.model.PromptRequest;
+import cp.model.PromptResponse;
+import cp.model.RouteOutcome;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one door to every LLM: {@code route()} validates, checks the budget and the circuit
+ * breaker, sends, records one EXCHANGE per round trip in the HOT ledger and validates the
+ * output against the contract.
+ *
+ * <p>Temporal owns retries. The gateway never retries a call; a failure is recorded and thrown
+ * as a {@link GatewayException} that says whether and when to retry. A request the gateway
+ * refuses before sending (bad request, budget) becomes a PROMPT_REJECTED record and a
+ * {@link RouteOutcome#REJECTED} response. A request carrying the Temporal identity of an
+ * activity that already completed its exchange is answered from the ledger, so a worker that
+ * dies after the provider answered does not make the next attempt pay twice.
+ */
+public final class Gateway {
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+  /** Error code of a request refused because the budget cannot pay for it. */
+  public static final String BUDGET_EXHAUSTED = "budget_exhausted";
+  public static final String INVALID_REQUEST = "invalid_request";
+  public static final String CIRCUIT_OPEN = "circuit_open";
+  /** Highest temperature any provider accepts. */
+  static final double MAX_TEMPERATURE = 2.0;
+
+  private final Map<String, LlmProvider> providers;
+  private final Ledger hot;
+  private final GatewayConfig config;
+  private final OutputValidator validator;
+  private final Supplier<CircuitBreaker> breakerFactory;
+  private final Clock clock;
+  private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
+
+  public Gateway(List<LlmProvider> providers, Ledger hot, GatewayConfig config, OutputValidator validator,
+      Supplier<CircuitBreaker> breakerFactory, Clock clock) {
+    Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
+    for (LlmProvider p : providers) {
+      byId.put(p.id(), p);
+    }
+    if (!byId.containsKey(config.defaultProvider())) {
+      throw new IllegalArgumentException("default provider '" + config.defaultProvider()
+          + "' is not among the configured providers " + byId.keySet());
+    }
+    this.providers = Map.copyOf(byId);
+    this.hot = Objects.requireNonNull(hot, "hot ledger");
+    this.config = config;
+    this.validator = validator;
+    this.breakerFactory = breakerFactory;
+    this.clock = clock;
+  }
+
+  public String defaultProviderId() {
+    return config.defaultProvider();
+  }
+
+  public CircuitBreaker breaker(String providerId) {
+    return breakers.computeIfAbsent(providerId, k -> breakerFactory.get());
+  }
+
+  /** One governed round trip. */
+  public PromptResponse route(PromptRequest request) {
+    long start = clock.millis();
+    String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
+
+    Optional<String> invalid = validate(request, providerId);
+    if (invalid.isPresent()) {
+      return reject(request, INVALID_REQUEST, invalid.get(), providerId, start);
+    }
+
+    PromptRequest sized = request;
+    if (request.tokenBudgetRemaining() != null) {
+      long remaining = request.tokenBudgetRemaining();
+      long estimate = TokenEstimate.inputTokens(request);
+      if (remaining <= 0 || estimate >= remaining) {
+        return reject(request, BUDGET_EXHAUSTED, "the work order has " + Math.max(0, remaining)
+            + " tokens left and this prompt needs about " + estimate + " before any output", providerId, start);
+      }
+      long outputRoom = remaining - estimate;
+      if (outputRoom < request.maxTokens()) {
+        sized = request.toBuilder().maxTokens((int) outputRoom).build();
+      }
+    }
+
+    String key = ExchangeRecords.successKey(request);
+    if (key != null) {
+      Optional<String> done = hot.idForKey(key);
+      if (done.isPresent()) {
+        LOG.info("exchange for {} already recorded as {}; replaying it instead of calling the provider again",
+            request.activityId(), done.get());
+        return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow());
+      }
+    }
+
+    CircuitBreaker breaker = breaker(providerId);
+    if (!breaker.tryAcquire()) {
+      String msg = "provider " + providerId + " is failing; its circuit breaker is open for another "
+          + breaker.remainingCooldown().toMillis() + " ms";
+      String id = hot.write(ExchangeRecords.rejected(request, CIRCUIT_OPEN, msg));
+      throw new GatewayException(CIRCUIT_OPEN, true, breaker.remainingCooldown(), id, msg);
+    }
+
+    LlmProvider provider = providers.get(providerId);
+    ObjectNode prompt = ExchangeRecords.prompt(sized);
+    String contextHash = ExchangeRecords.contextHash(prompt);
+    String model = sized.model() != null ? sized.model() : "";
+    ProviderReply reply;
+    try {
+      reply = provider.send(sized);
+    } catch (ProviderException e) {
+      if (countsAgainstHealth(e.kind())) {
+        breaker.onFailure();
+      }
+      long latency = clock.millis() - start;
+      String code = e.kind().name().toLowerCase(java.util.Locale.ROOT);
+      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code,
+          e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency));
+      throw new GatewayException(code, e.retryable(), e.retryAfter().orElse(null), id, e.getMessage());
+    } catch (RuntimeException e) {
+      breaker.onFailure();
+      long latency = clock.millis() - start;
+      String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
+      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model,
+          "provider_failure", msg, 0, false, latency));
+      throw new GatewayException("provider_failure", true, null, id, msg);
+    }
+    breaker.onSuccess();
+    long latency = clock.millis() - start;
+
+    Boolean outputValid = null;
+    List<String> outputErrors = List.of();
+    boolean hasToolUse = reply.content().stream().anyMatch(ContentBlock::isToolUse);
+    if (sized.structuredOutput() && sized.outputSchema() != null && !hasToolUse) {
+      outputErrors = validator.validate(sized.outputSchema(), ExchangeRecords.text(reply.content()));
+      outputValid = outputErrors.isEmpty();
+    }
+    double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
+    String id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, latency, cost,
+        outputValid, outputErrors));
+    Long budgetLeft = request.tokenBudgetRemaining() == null ? null
+        : request.tokenBudgetRemaining() - reply.inputTokens() - reply.outputTokens();
+    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), reply.inputTokens(), reply.outputTokens(),
+        reply.modelId(), providerId, reply.finishReason(), latency, clock.instant().toString(), id, contextHash,
+        outputValid, outputErrors, null, null, budgetLeft, false, cost);
+  }
+
+  /** Failures that say the provider is unhealthy; a 400 or 401 says the request or the key is wrong. */
+  static boolean countsAgainstHealth(ProviderErrorKind kind) {
+    return switch (kind) {
+      case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, INVALID_RESPONSE -> true;
+      default -> false;
+    };
+  }
+
+  private Optional<String> validate(PromptRequest r, String providerId) {
+    List<String> problems = new ArrayList<>();
+    if (r.contractId().isBlank()) {
+      problems.add("contract_id is blank");
+    }
+    if (r.sessionId().isBlank()) {
+      problems.add("session_id is blank");
+    }
+    if (r.messages().isEmpty()) {
+      problems.add("messages is empty");
+    } else if (!Message.USER.equals(r.messages().get(0).role())) {
+      problems.add("the first message must be from the user");
+    }
+    if (r.maxTokens() < 1) {
+      problems.add("max_tokens must be >= 1, was " + r.maxTokens());
+    }
+    if (r.temperature() < 0 || r.temperature() > MAX_TEMPERATURE) {
+      problems.add("temperature must be within 0.." + MAX_TEMPERATURE + ", was " + r.temperature());
+    }
+    if (!providers.containsKey(providerId)) {
+      problems.add("provider '" + providerId + "' is not configured (configured: " + providers.keySet() + ")");
+    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
+    String id = hot.write(ExchangeRecords.rejected(r, code, message));
+    return new PromptResponse(RouteOutcome.REJECTED, List.of(), 0, 0, r.model(), providerId, null,
+        clock.millis() - start, clock.instant().toString(), id, null, null, List.of(), code, message,
+        r.tokenBudgetRemaining(), false, 0.0);
+  }
+}

@@ -1,0 +1,88 @@
+package cp.workflows;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.activities.Ho2Activities;
+import cp.model.Ho2Event;
+import cp.model.Ho2Record;
+import cp.model.Ho2RecordResult;
+import cp.model.Json;
+import cp.model.WorkOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds a turn's HO2m events with deterministic keys and hands them to the HO2 activity in
+ * batches (one local activity per step instead of one per event).
+ */
+final class Ho2EventLog {
+  private final Ho2Activities ho2;
+  private final String agentClass;
+  private final String sessionId;
+  private final int turn;
+  private final List<String> chainWoIds = new ArrayList<>();
+
+  Ho2EventLog(Ho2Activities ho2, String agentClass, String sessionId, int turn) {
+    this.ho2 = ho2;
+    this.agentClass = agentClass;
+    this.sessionId = sessionId;
+    this.turn = turn;
+  }
+
+  List<String> chainWoIds() {
+    return List.copyOf(chainWoIds);
+  }
+
+  /** WO_PLANNED and WO_DISPATCHED for a work order about to run. */
+  void plannedAndDispatched(WorkOrder planned) {
+    chainWoIds.add(planned.woId());
+    ObjectNode wo = (ObjectNode) Json.tree(planned);
+    ObjectNode plannedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName());
+    plannedMeta.set("work_order", wo);
+    ObjectNode dispatchedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName())
+        .put("dispatched_to", "ho1");
+    write(List.of(
+        new Ho2Event("WO_PLANNED", "WO_PLANNED/" + planned.woId(), planned.woId(), "PLANNED",
+            planned.woType().wireName() + " under " + planned.constraints().promptContractId(), plannedMeta, false),
+        new Ho2Event("WO_DISPATCHED", "WO_DISPATCHED/" + planned.woId(), planned.woId(), "DISPATCHED",
+            "dispatched to HO1", dispatchedMeta, false)));
+  }
+
+  /** WO_QUALITY_GATE with the chain's trace hash. */
+  String qualityGate(WorkOrder synth, GateDecision d, int attempt) {
+    ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
+    meta.set("reasons", Json.tree(d.reasons()));
+    return write(List.of(new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
+        d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
+        meta, true))).traceHash();
+  }
+
+  /** ESCALATION (when the gate never accepted) and WO_CHAIN_COMPLETE; returns the trace hash. */
+  String chainComplete(List<WorkOrder> chain, boolean escalate, List<String> lastReasons, String outcome) {
+    List<Ho2Event> events = new ArrayList<>();
+    if (escalate) {
+      ObjectNode meta = base(null).put("attempts", chain.size() - 1);
+      meta.set("reasons", Json.tree(lastReasons));
+      events.add(new Ho2Event("ESCALATION", "ESCALATION/turn", null, "ESCALATED",
+          "quality gate rejected every attempt: " + String.join("; ", lastReasons), meta, false));
+    }
+    ObjectNode meta = base(null).put("outcome", outcome).put("wo_count", chain.size());
+    meta.set("wo_ids", Json.tree(chain.stream().map(WorkOrder::woId).toList()));
+    meta.put("total_tokens", chain.stream().mapToLong(w -> w.cost().totalTokens()).sum());
+    events.add(new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
+        + " chain complete: " + outcome, meta, true));
+    return write(events).traceHash();
+  }
+
+  private ObjectNode base(String woId) {
+    ObjectNode m = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", turn)
+        .put("tier", "ho2");
+    if (woId != null) {
+      m.put("wo_id", woId);
+    }
+    return m;
+  }
+
+  private Ho2RecordResult write(List<Ho2Event> events) {
+    return ho2.record(new Ho2Record(agentClass, sessionId, turn, events, chainWoIds));
+  }
+}

@@ -1,0 +1,43 @@
+package cp.workflows;
+
+import cp.model.SessionInput;
+import cp.model.SessionState;
+import cp.model.SessionSummary;
+import cp.model.TurnRequest;
+import cp.model.TurnResult;
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * A chat session (the Session Host V2 role): the workflow id is the session id, each turn is
+ * the {@code turn} Update, {@code end} closes it, {@code state} reports it.
+ */
+@WorkflowInterface
+public interface SessionWorkflow {
+  String TURN = "turn";
+  String END = "end";
+
+  @WorkflowMethod
+  SessionSummary run(SessionInput input);
+
+  /** Runs one turn and returns its result; never fails for a turn that was accepted. */
+  @UpdateMethod(name = TURN)
+  TurnResult turn(TurnRequest request);
+
+  /** Rejects, before anything is written, a turn the session cannot take. */
+  @UpdateValidatorMethod(updateName = TURN)
+  void validateTurn(TurnRequest request);
+
+  /** Ends the session: SESSION_END with the budget summary, then the workflow completes. */
+  @UpdateMethod(name = END)
+  SessionSummary end();
+
+  @UpdateValidatorMethod(updateName = END)
+  void validateEnd();
+
+  @QueryMethod
+  SessionState state();
+}

@@ -1,0 +1,316 @@
+package cp.workflows;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.activities.Ho1Activities;
+import cp.activities.SessionActivities;
+import cp.model.AgentProfile;
+import cp.model.CostSummary;
+import cp.model.DegradedRequest;
+import cp.model.Json;
+import cp.model.LlmRoundResult;
+import cp.model.SessionEvent;
+import cp.model.SessionInput;
+import cp.model.SessionState;
+import cp.model.SessionSummary;
+import cp.model.TurnInput;
+import cp.model.TurnOutcome;
+import cp.model.TurnRequest;
+import cp.model.TurnResult;
+import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowLock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The session host on Temporal.
+ *
+ * <p>Turns arrive as Updates and run one at a time (a workflow lock orders them) as child
+ * TurnWorkflows. When a child fails the session degrades: it counts what the failed turn spent,
+ * records a DEGRADATION in the HOT ledger and makes one direct call under the degraded
+ * contract; if that fails too, the user gets an honest "temporarily unavailable". The session
+ * owns the token ceiling, the turn limit and the idle and lifetime timeouts, and continues as
+ * new at a turn boundary when Temporal suggests it or after a configured number of turns.
+ */
+public class SessionWorkflowImpl implements SessionWorkflow {
+  /** Turns per run before continue-as-new: far below the 2,000 Updates a run may take. */
+  public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
+  /** Error type of a refused turn (the Update fails; nothing was written). */
+  public static final String TURN_REFUSED = "turn_refused";
+  static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
+      + " fallback call failed too. Your message was not lost from the record; please try again in a few minutes.";
+
+  private final SessionActivities session = Workflow.newLocalActivityStub(SessionActivities.class);
+  private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
+  private final WorkflowLock turnLock = Workflow.newWorkflowLock();
+
+  private String sessionId;
+  private String agentClass;
+  private AgentProfile profile;
+  private int turns;
+  private long tokensUsed;
+  private double cost;
+  private String lastOutcome;
+  private boolean ended;
+  private String endReason;
+  private long startedAtMillis;
+  private int runs;
+  private int degradedTurns;
+  private int canAfterTurns;
+  private int turnsThisRun;
+  private int pendingTurns;
+  private boolean endRequested;
+  private long lastActivityAt;
+  private int activitySeq;
+
+  @Override
+  public SessionSummary run(SessionInput in) {
+    sessionId = in.sessionId();
+    agentClass = in.agentClass();
+    canAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns() : DEFAULT_CONTINUE_AS_NEW_TURNS;
+    SessionState carried = in.carried();
+    if (carried == null) {
+      profile = session.profile(agentClass);
+      startedAtMillis = Workflow.currentTimeMillis();
+      runs = 1;
+      ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass)
+          .put("agent_id", profile.agentId()).put("session_token_limit", profile.sessionTokenLimit())
+          .put("turn_limit", profile.turnLimit());
+      session.record(new SessionEvent("SESSION_START", "SESSION_START", sessionId, "STARTED",
+          "session started for " + agentClass, meta));
+    } else {
+      profile = carried.profile();
+      turns = carried.turns();
+      tokensUsed = carried.tokensUsed();
+      cost = carried.cost();
+      lastOutcome = carried.lastOutcome();
+      startedAtMillis = carried.startedAtMillis();
+      runs = carried.runs() + 1;
+      degradedTurns = carried.degradedTurns();
+    }
+    lastActivityAt = Workflow.currentTimeMillis();
+
+    while (!ended) {
+      long waitMillis = millisUntilExpiry();
+      if (waitMillis <= 0 && pendingTurns == 0 && !endRequested) {
+        turnLock.lock();
+        try {
+          if (!ended) {
+            endSession(expiryReason());
+          }
+        } finally {
+          turnLock.unlock();
+        }
+        break;
+      }
+      int seen = activitySeq;
+      if (waitMillis == Long.MAX_VALUE) {
+        Workflow.await(() -> ended || activitySeq != seen);
+      } else {
+        Workflow.await(Duration.ofMillis(Math.max(1, waitMillis)), () -> ended || activitySeq != seen);
+      }
+      if (!ended && !endRequested && pendingTurns == 0 && continueAsNewDue()) {
+        Workflow.await(Workflow::isEveryHandlerFinished);
+        Workflow.continueAsNew(new SessionInput(sessionId, agentClass, snapshot(), canAfterTurns));
+      }
+    }
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    return summary();
+  }
+
+  private boolean continueAsNewDue() {
+    return turnsThisRun >= canAfterTurns || Workflow.getInfo().isContinueAsNewSuggested();
+  }
+
+  private long millisUntilExpiry() {
+    long now = Workflow.currentTimeMillis();
+    long wait = Long.MAX_VALUE;
+    if (profile.idleTimeoutSeconds() > 0) {
+      wait = Math.min(wait, lastActivityAt + profile.idleTimeoutSeconds() * 1000 - now);
+    }
+    if (profile.timeoutSeconds() > 0) {
+      wait = Math.min(wait, startedAtMillis + profile.timeoutSeconds() * 1000 - now);
+    }
+    return wait;
+  }
+
+  private String expiryReason() {
+    long now = Workflow.currentTimeMillis();
+    return profile.timeoutSeconds() > 0 && now >= startedAtMillis + profile.timeoutSeconds() * 1000
+        ? "session_timeout" : "idle_timeout";
+  }
+
+  // ------------------------------------------------------------------ turn
+
+  @Override
+  public void validateTurn(TurnRequest request) {
+    refusal(request, pendingTurns).ifPresent(msg -> {
+      throw new IllegalArgumentException(msg);
+    });
+  }
+
+  /** Why the session cannot take this turn now, or empty. */
+  private Optional<String> refusal(TurnRequest request, int queued) {
+    if (ended || endRequested) {
+      return Optional.of("session " + sessionId + " has ended" + (endReason == null ? "" : " (" + endReason + ")")
+          + "; start a new session");
+    }
+    Optional<String> textProblem = TurnText.problem(request == null ? null : request.text(), profile.maxMessageBytes());
+    if (textProblem.isPresent()) {
+      return textProblem;
+    }
+    if (profile.turnLimit() > 0 && turns + queued >= profile.turnLimit()) {
+      return Optional.of("session " + sessionId + " has used all " + profile.turnLimit()
+          + " turns its agent allows (budget.turn_limit); start a new session");
+    }
+    if (tokensUsed >= profile.sessionTokenLimit()) {
+      return Optional.of("session " + sessionId + " has used its whole token budget (" + tokensUsed + " of "
+          + profile.sessionTokenLimit() + "); start a new session");
+    }
+    if (profile.timeoutSeconds() > 0
+        && Workflow.currentTimeMillis() >= startedAtMillis + profile.timeoutSeconds() * 1000) {
+      return Optional.of("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()
+          + " s (budget.timeout_seconds); start a new session");
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public TurnResult turn(TurnRequest request) {
+    pendingTurns++;
+    activitySeq++;
+    turnLock.lock();
+    try {
+      Optional<String> refused = refusal(request, pendingTurns - 1);
+      if (refused.isPresent()) {
+        throw ApplicationFailure.newNonRetryableFailure(refused.get(), TURN_REFUSED);
+      }
+      int n = turns + 1;
+      long remaining = profile.sessionTokenLimit() - tokensUsed;
+      TurnResult r = runTurn(n, request.text(), remaining);
+      turns = n;
+      turnsThisRun++;
+      tokensUsed += r.costSummary().totalTokens();
+      cost += r.costSummary().cost();
+      lastOutcome = r.outcome();
+      if (TurnOutcome.DEGRADED.equals(r.outcome())) {
+        degradedTurns++;
+      }
+      Workflow.upsertTypedSearchAttributes(CpSearchAttributes.TURN.valueSet((long) n));
+      return r.withCost(r.costSummary().withSession(tokensUsed, Math.max(0, profile.sessionTokenLimit() - tokensUsed)));
+    } finally {
+      pendingTurns--;
+      lastActivityAt = Workflow.currentTimeMillis();
+      activitySeq++;
+      turnLock.unlock();
+    }
+  }
+
+  private TurnResult runTurn(int n, String text, long remaining) {
+    String childId = WorkOrderIds.turnWorkflow(sessionId, n);
+    ChildWorkflowOptions options = ChildWorkflowOptions.newBuilder()
+        .setWorkflowId(childId)
+        .setTypedSearchAttributes(SearchAttributes.newBuilder()
+            .set(CpSearchAttributes.SESSION_ID, sessionId)
+            .set(CpSearchAttributes.AGENT_CLASS, agentClass)
+            .set(CpSearchAttributes.TURN, (long) n)
+            .build())
+        .build();
+    TurnWorkflow child = Workflow.newChildWorkflowStub(TurnWorkflow.class, options);
+    try {
+      return child.run(new TurnInput(sessionId, n, text, remaining, profile));
+    } catch (ChildWorkflowFailure f) {
+      return degrade(n, childId, text, remaining, f);
+    }
+  }
+
+  private TurnResult degrade(int n, String childId, String text, long remaining, ChildWorkflowFailure f) {
+    long spentByChild = session.turnSpend(sessionId, childId);
+    String message = WorkOrderRunner.rootMessage(f);
+    ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", n)
+        .put("turn_workflow_id", childId).put("error_type", WorkOrderRunner.rootType(f)).put("error_message", message)
+        .put("tokens_spent_by_failed_turn", spentByChild);
+    session.record(new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
+        "HO2 failed on turn " + n + ": " + message, meta));
+    long left = remaining - spentByChild;
+    if (left <= 0) {
+      return simpleResult(n, "This session's token budget is used up; start a new session to continue.",
+          TurnOutcome.ERROR, "budget_exhausted", spentByChild, 0, 0, List.of());
+    }
+    try {
+      LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
+      if (r.rejected()) {
+        return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), spentByChild, 0, 0, List.of());
+      }
+      return simpleResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, spentByChild,
+          r.inputTokens(), r.outputTokens(), List.of(r.exchangeEntryId()));
+    } catch (ActivityFailure e) {
+      return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", spentByChild, 0, 0, List.of());
+    }
+  }
+
+  private TurnResult simpleResult(int n, String text, String outcome, String errorCode, long alreadySpent,
+      long in, long out, List<String> exchangeIds) {
+    long total = alreadySpent + in + out;
+    CostSummary c = new CostSummary(in, out, total, exchangeIds.size(), 0, 0.0, 0, 0);
+    return new TurnResult(text, outcome, sessionId, n, false, List.of(), c, List.of(), exchangeIds, null, errorCode);
+  }
+
+  // ------------------------------------------------------------------ end / query
+
+  @Override
+  public void validateEnd() {
+    if (ended) {
+      throw new IllegalStateException("session " + sessionId + " has already ended (" + endReason + ")");
+    }
+  }
+
+  @Override
+  public SessionSummary end() {
+    endRequested = true;
+    activitySeq++;
+    turnLock.lock();
+    try {
+      if (!ended) {
+        endSession("end");
+      }
+    } finally {
+      turnLock.unlock();
+    }
+    return summary();
+  }
+
+  private void endSession(String reason) {
+    SessionSummary s = new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost,
+        reason, degradedTurns);
+    ObjectNode meta = (ObjectNode) Json.tree(s);
+    meta.put("tokens_remaining", Math.max(0, profile.sessionTokenLimit() - tokensUsed));
+    meta.put("runs", runs);
+    session.record(new SessionEvent("SESSION_END", "SESSION_END", sessionId, "ENDED",
+        "session ended: " + reason, meta));
+    ended = true;
+    endReason = reason;
+    activitySeq++;
+  }
+
+  private SessionSummary summary() {
+    return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, endReason,
+        degradedTurns);
+  }
+
+  private SessionState snapshot() {
+    return new SessionState(sessionId, agentClass, profile, turns, tokensUsed,
+        Math.max(0, profile.sessionTokenLimit() - tokensUsed), cost, lastOutcome, ended, endReason, startedAtMillis,
+        runs, degradedTurns);
+  }
+
+  @Override
+  public SessionState state() {
+    return profile == null ? null : snapshot();
+  }
+}

@@ -1,0 +1,42 @@
+package cp.workflows;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Checks a user's message before it may become a turn: not empty, within the agent's byte
+ * limit, and free of control characters other than tab, newline and carriage return.
+ * Shared by the Update validator and the client, which checks first so an oversized message
+ * never reaches Temporal at all.
+ */
+public final class TurnText {
+  private TurnText() {}
+
+  /** The problem with {@code text}, or empty when it is acceptable. */
+  public static Optional<String> problem(String text, int maxBytes) {
+    if (text == null || text.isBlank()) {
+      return Optional.of("the message is empty");
+    }
+    int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+    if (maxBytes > 0 && bytes > maxBytes) {
+      return Optional.of("the message is " + bytes + " bytes; the limit is " + maxBytes
+          + " bytes (agent budget.max_message_bytes)");
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+        return Optional.of(String.format("the message contains control character U+%04X at position %d;"
+            + " send plain text", (int) c, i));
+      }
+      if (Character.isSurrogate(c)) {
+        boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1));
+        if (!paired) {
+          return Optional.of("the message contains an unpaired surrogate at position " + i + " (not valid Unicode)");
+        }
+        i++;
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,13 @@
+package cp.workflows;
+
+import cp.model.TurnInput;
+import cp.model.TurnResult;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/** HO2 for one turn (Kitchener steps 2 and 4): classify, attend, synthesize, gate, retry or escalate. */
+@WorkflowInterface
+public interface TurnWorkflow {
+  @WorkflowMethod
+  TurnResult run(TurnInput input);
+}

@@ -1,0 +1,195 @@
+package cp.workflows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.activities.Ho1Activities;
+import cp.activities.Ho2Activities;
+import cp.model.AgentProfile;
+import cp.model.AttentionRequest;
+import cp.model.AttentionResult;
+import cp.model.CostSummary;
+import cp.model.Json;
+import cp.model.ToolCallSummary;
+import cp.model.TurnInput;
+import cp.model.TurnOutcome;
+import cp.model.TurnResult;
+import cp.model.WoConstraints;
+import cp.model.WoCost;
+import cp.model.WoErrorCode;
+import cp.model.WoState;
+import cp.model.WoSummary;
+import cp.model.WoType;
+import cp.model.WorkOrder;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * HO2 for one turn. Step 2 (scoping): a classify work order, attention, a synthesize work order
+ * with acceptance criteria. Step 4 (verification): the quality gate; a rejected answer is retried
+ * as a new synthesize work order with tighter constraints (temperature 0, the gate's reasons as
+ * feedback) up to the agent's max_retries, then escalated.
+ *
+ * <p>The workflow fails (and the session degrades) only when HO1 cannot reach a model at all
+ * (gateway_error, or a contract/setup fault that no retry can fix); a model that answers badly
+ * is the quality gate's business, and a spent budget ends the turn with a clear message.
+ */
+public class TurnWorkflowImpl implements TurnWorkflow {
+  /** Codes after which HO2 cannot go on; the session degrades to a direct call. */
+  static final Set<String> FATAL_CODES = Set.of(WoErrorCode.GATEWAY_ERROR, WoErrorCode.CONTRACT_NOT_FOUND,
+      WoErrorCode.INPUT_SCHEMA_INVALID);
+  /** Error type of the failure that makes the session degrade. */
+  public static final String HO2_FAILED = "ho2_failed";
+  /** Temperature of a retry after the gate rejected: the most conservative setting. */
+  static final double RETRY_TEMPERATURE = 0.0;
+  /** A classify work order answers in one round and never uses tools. */
+  static final int CLASSIFY_TURN_LIMIT = 1;
+
+  private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
+  private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
+  private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
+
+  private final List<WorkOrder> chain = new ArrayList<>();
+  private final List<String> exchangeIds = new ArrayList<>();
+  private final List<ToolCallSummary> toolCalls = new ArrayList<>();
+  private WoCost spent = WoCost.ZERO;
+
+  @Override
+  public TurnResult run(TurnInput in) {
+    AgentProfile p = in.profile();
+    Ho2EventLog log = new Ho2EventLog(ho2Local, p.agentClass(), in.sessionId(), in.turn());
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local);
+    int seq = 0;
+
+    // Step 2a: classify.
+    ObjectNode classifyInput = Json.object().put("user_input", in.userMessage());
+    WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
+        new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
+            null, null));
+    WorkOrder classified = execute(runner, log, classify, p);
+    if (isBudgetFailure(classified)) {
+      return budgetExhausted(in, log);
+    }
+    failTurnIfFatal(classified);
+    JsonNode classification = classified.state() == WoState.COMPLETED && classified.outputResult() != null
+        ? classified.outputResult()
+        : Json.object().put("speech_act", "question").put("ambiguity", "high").put("classification_failed", true);
+
+    // Step 2b: attention.
+    AttentionResult context = ho2Local.attend(new AttentionRequest(in.sessionId(), p.agentClass(),
+        p.attentionTemplateId(), in.turn(), in.userMessage()));
+
+    // Step 2c + 4: synthesize, gate, retry.
+    List<String> feedback = List.of();
+    GateDecision decision = null;
+    for (int attempt = 0; attempt <= p.maxRetries(); attempt++) {
+      if (remaining(in) <= 0) {
+        return budgetExhausted(in, log);
+      }
+      ObjectNode input = synthesizeInput(in, classification, context, feedback, p);
+      WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
+          p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
+      WorkOrder synth = execute(runner, log, plan(in, ++seq, WoType.SYNTHESIZE, input, constraints), p);
+      if (isBudgetFailure(synth)) {
+        return budgetExhausted(in, log);
+      }
+      failTurnIfFatal(synth);
+      decision = QualityGate.verify(synth, p.maxResponseChars());
+      String traceHash = log.qualityGate(synth, decision, attempt + 1);
+      if (decision.accepted()) {
+        String chainHash = log.chainComplete(chain, false, List.of(), TurnOutcome.SUCCESS);
+        return result(in, decision.responseText(), TurnOutcome.SUCCESS, true, chainHash != null ? chainHash : traceHash,
+            null);
+      }
+      feedback = decision.reasons();
+    }
+    String chainHash = log.chainComplete(chain, true, feedback, TurnOutcome.ESCALATED);
+    String text = decision != null && decision.responseText() != null && !decision.responseText().isBlank()
+        ? truncate(decision.responseText(), p.maxResponseChars())
+        : "I could not produce an answer that passed the quality gate after " + (p.maxRetries() + 1)
+            + " attempts (" + String.join("; ", feedback) + "). The attempt is recorded for review; please rephrase"
+            + " or try again.";
+    return result(in, text, TurnOutcome.ESCALATED, false, chainHash, "quality_gate_rejected");
+  }
+
+  private WorkOrder plan(TurnInput in, int seq, WoType type, ObjectNode input, WoConstraints constraints) {
+    return WorkOrder.planned(WorkOrderIds.workOrder(in.sessionId(), in.turn(), seq), type, in.sessionId(),
+        in.profile().agentClass(), input, constraints, now());
+  }
+
+  private WorkOrder execute(WorkOrderRunner runner, Ho2EventLog log, WorkOrder planned, AgentProfile p) {
+    log.plannedAndDispatched(planned);
+    WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass());
+    chain.add(out.workOrder());
+    exchangeIds.addAll(out.exchangeIds());
+    toolCalls.addAll(out.toolCalls());
+    spent = spent.plus(out.workOrder().cost());
+    return out.workOrder();
+  }
+
+  private ObjectNode synthesizeInput(TurnInput in, JsonNode classification, AttentionResult ctx, List<String> feedback,
+      AgentProfile p) {
+    ObjectNode input = Json.object().put("user_input", in.userMessage());
+    input.putArray("prior_results").add(classification);
+    input.set("classification", classification);
+    ObjectNode assembled = input.putObject("assembled_context");
+    assembled.put("context_ref", ctx.contextRef());
+    assembled.put("context_hash", ctx.contextHash());
+    assembled.put("fragment_count", ctx.fragmentCount());
+    ObjectNode criteria = input.putObject("acceptance_criteria");
+    criteria.put("must_include_response_text", true);
+    criteria.put("max_response_chars", p.maxResponseChars());
+    if (!feedback.isEmpty()) {
+      input.set("retry_feedback", Json.tree(feedback));
+    }
+    return input;
+  }
+
+  private long remaining(TurnInput in) {
+    return in.sessionTokensRemaining() - spent.totalTokens();
+  }
+
+  private long woBudget(AgentProfile p, TurnInput in) {
+    return Math.max(0, Math.min(p.woTokenBudget(), remaining(in)));
+  }
+
+  private static boolean isBudgetFailure(WorkOrder wo) {
+    return wo.state() == WoState.FAILED && WoErrorCode.BUDGET_EXHAUSTED.equals(wo.error().code());
+  }
+
+  private static void failTurnIfFatal(WorkOrder wo) {
+    if (wo.state() == WoState.FAILED && FATAL_CODES.contains(wo.error().code())) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "HO2 cannot continue: work order " + wo.woId() + " failed with " + wo.error().code() + ": "
+              + wo.error().message(), HO2_FAILED);
+    }
+  }
+
+  private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log) {
+    String hash = log.chainComplete(chain, false, List.of(), "budget_exhausted");
+    long limit = in.profile().sessionTokenLimit();
+    long used = limit - remaining(in);
+    return result(in, "This session's token budget is used up (" + Math.max(0, used) + " of " + limit
+        + " tokens). Start a new session to continue.", TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+  }
+
+  private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,
+      String errorCode) {
+    long remaining = Math.max(0, remaining(in));
+    long used = in.profile().sessionTokenLimit() - remaining;
+    return new TurnResult(text, outcome, in.sessionId(), in.turn(), gatePassed,
+        chain.stream().map(WoSummary::of).toList(), CostSummary.of(spent, used, remaining), toolCalls, exchangeIds,
+        traceHash, errorCode);
+  }
+
+  private static String truncate(String s, int max) {
+    return max > 0 && s.length() > max ? s.substring(0, max) + "…" : s;
+  }
+
+  private static String now() {
+    return Instant.ofEpochMilli(Workflow.currentTimeMillis()).toString();
+  }
+}

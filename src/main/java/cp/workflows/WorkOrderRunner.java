@@ -1,0 +1,164 @@
+package cp.workflows;
+
+import cp.activities.Ho1Activities;
+import cp.model.EntryRef;
+import cp.model.LlmRoundRequest;
+import cp.model.LlmRoundResult;
+import cp.model.PreparedWorkOrder;
+import cp.model.ToolCallRequest;
+import cp.model.ToolCallResult;
+import cp.model.ToolCallSummary;
+import cp.model.ToolUse;
+import cp.model.WoCost;
+import cp.model.WoErrorCode;
+import cp.model.WoFinishRequest;
+import cp.model.WoState;
+import cp.model.WoType;
+import cp.model.WorkOrder;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * HO1's tool loop as deterministic workflow code: the decisions here, the I/O in activities.
+ *
+ * <p>For a dispatched work order: prepare (local activity), then rounds of one gateway call each
+ * (an activity), each followed by the tool calls it asked for (one activity per call), until the
+ * model answers without tools; then finish (local activity). Budget is law: before every round
+ * the work order must have tokens left, and the provider's reported tokens are debited after.
+ * A tool_use answer in the last allowed round fails the work order with turn_limit_exceeded
+ * instead of running tools nobody will read.
+ */
+public final class WorkOrderRunner {
+  private final Ho1Activities remote;
+  private final Ho1Activities local;
+
+  /** What running a work order produced, beyond the work order itself. */
+  public record Outcome(WorkOrder workOrder, String finalText, List<String> exchangeIds, List<ToolCallSummary> toolCalls) {
+    public Outcome {
+      exchangeIds = List.copyOf(exchangeIds);
+      toolCalls = List.copyOf(toolCalls);
+    }
+  }
+
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local) {
+    this.remote = remote;
+    this.local = local;
+  }
+
+  /** Runs a work order in state dispatched to a terminal state. */
+  public Outcome run(WorkOrder dispatched, String agentClass) {
+    if (dispatched.state() != WoState.DISPATCHED) {
+      throw new IllegalStateException("work order " + dispatched.woId() + " must be dispatched, is "
+          + dispatched.state().wireName());
+    }
+    List<String> exchangeIds = new ArrayList<>();
+    List<ToolCallSummary> toolCalls = new ArrayList<>();
+    PreparedWorkOrder prepared = local.prepare(dispatched);
+    WorkOrder wo = dispatched.transitionTo(WoState.EXECUTING);
+    if (!prepared.ok()) {
+      return finish(wo, null, prepared.errorCode(), prepared.errorMessage(), exchangeIds, toolCalls);
+    }
+    if (wo.woType() == WoType.TOOL_CALL) {
+      return runSingleTool(wo, agentClass, exchangeIds, toolCalls);
+    }
+    List<EntryRef> transcript = new ArrayList<>();
+    int turnLimit = wo.constraints().turnLimit();
+    for (int round = 1; ; round++) {
+      long remaining = wo.tokensRemaining();
+      if (remaining <= 0) {
+        return finish(wo, null, WoErrorCode.BUDGET_EXHAUSTED, "the work order spent its budget of "
+            + wo.constraints().tokenBudget() + " tokens before round " + round, exchangeIds, toolCalls);
+      }
+      LlmRoundResult r;
+      try {
+        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
+            wo.constraints().promptContractId(), prepared.promptRef(), transcript, wo.constraints().allowedTools(),
+            round, remaining, wo.constraints().maxTokens(), wo.constraints().temperature()));
+      } catch (ActivityFailure f) {
+        return finish(wo, null, WoErrorCode.GATEWAY_ERROR, failureMessage(f), exchangeIds, toolCalls);
+      }
+      if (r.rejected()) {
+        String code = "budget_exhausted".equals(r.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED : WoErrorCode.GATEWAY_ERROR;
+        return finish(wo, null, code, r.rejectedMessage(), exchangeIds, toolCalls);
+      }
+      wo = wo.withCost(wo.cost().plus(WoCost.llmCall(r.inputTokens(), r.outputTokens(), r.cost())));
+      exchangeIds.add(r.exchangeEntryId());
+      transcript.add(EntryRef.hot(r.exchangeEntryId()));
+      if (r.toolUses().isEmpty()) {
+        return finish(wo, r.text(), null, null, exchangeIds, toolCalls);
+      }
+      if (round >= turnLimit) {
+        return finish(wo, null, WoErrorCode.TURN_LIMIT_EXCEEDED, "the model asked for tools in round " + round
+            + " but the work order allows " + turnLimit + " round(s)", exchangeIds, toolCalls);
+      }
+      for (ToolUse use : r.toolUses()) {
+        ToolCallResult t;
+        try {
+          t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
+              wo.constraints().allowedTools(), round));
+        } catch (ActivityFailure f) {
+          return finish(wo, null, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
+              + failureMessage(f), exchangeIds, toolCalls);
+        }
+        wo = wo.withCost(wo.cost().plus(WoCost.toolCall()));
+        transcript.add(EntryRef.ho1(t.entryId()));
+        toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
+      }
+    }
+  }
+
+  private Outcome runSingleTool(WorkOrder wo, String agentClass, List<String> exchangeIds,
+      List<ToolCallSummary> toolCalls) {
+    var in = wo.inputContext();
+    String name = in.path("tool_name").asText("");
+    ToolUse use = new ToolUse("wo-" + wo.woId(), name, in.get("arguments"));
+    try {
+      ToolCallResult t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
+          wo.constraints().allowedTools(), 1));
+      WorkOrder costed = wo.withCost(wo.cost().plus(WoCost.toolCall()));
+      toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
+      if (!t.ok()) {
+        return finish(costed, null, WoErrorCode.TOOL_ERROR, "tool " + name + " ended " + t.status()
+            + (t.errorCode() == null ? "" : " (" + t.errorCode() + ")"), exchangeIds, toolCalls);
+      }
+      return finish(costed, "ref:" + t.entryId(), null, null, exchangeIds, toolCalls);
+    } catch (ActivityFailure f) {
+      return finish(wo, null, WoErrorCode.TOOL_ERROR, failureMessage(f), exchangeIds, toolCalls);
+    }
+  }
+
+  private Outcome finish(WorkOrder wo, String text, String code, String message, List<String> exchangeIds,
+      List<ToolCallSummary> toolCalls) {
+    WorkOrder done = local.finish(new WoFinishRequest(wo, text, code, message));
+    return new Outcome(done, text, exchangeIds, toolCalls);
+  }
+
+  /** The innermost application message of an activity failure (what actually went wrong). */
+  static String failureMessage(ActivityFailure f) {
+    return rootMessage(f);
+  }
+
+  /** The innermost ApplicationFailure's message in a failure chain, else the top message. */
+  static String rootMessage(Throwable failure) {
+    String msg = failure.getMessage();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure af) {
+        msg = af.getOriginalMessage();
+      }
+    }
+    return msg;
+  }
+
+  /** The innermost ApplicationFailure's type, else the top exception's simple class name. */
+  static String rootType(Throwable failure) {
+    String type = failure.getClass().getSimpleName();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure af) {
+        type = af.getType();
+      }
+    }
+    return type;
+  }
+}

@@ -1,0 +1,96 @@
+package cp.worker;
+
+import cp.model.Json;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.common.converter.DataConverter;
+import io.temporal.common.converter.DefaultDataConverter;
+import io.temporal.common.converter.JacksonJsonPayloadConverter;
+import io.temporal.worker.WorkerOptions;
+import io.temporal.worker.WorkflowImplementationOptions;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every option the worker gives Temporal, built from {@link WorkerSettings} in one place:
+ * activity timeouts and retries per activity type, the non-retryable failure types, the data
+ * converter, and worker options (sticky execution on or off).
+ *
+ * <p>The workflows create their stubs without options, so these per-type options are the only
+ * source of timeouts; changing them never changes a workflow's command sequence, so replay is
+ * unaffected.
+ */
+public final class TemporalOptions {
+  /** Failure types no retry can fix; activities also throw them as non-retryable. */
+  public static final List<String> NON_RETRYABLE_TYPES = List.of(
+      "bad_request", "authentication", "permission", "not_found", "request_too_large", "quota_exceeded",
+      "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error");
+
+  private TemporalOptions() {}
+
+  public static WorkflowImplementationOptions implementationOptions(WorkerSettings s) {
+    RetryOptions llmRetry = retry(s, s.llmMaxAttempts());
+    ActivityOptions llm = ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(s.llmStartToClose())
+        .setHeartbeatTimeout(s.heartbeatTimeout())
+        .setRetryOptions(llmRetry)
+        .build();
+    ActivityOptions tool = ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(s.toolStartToClose())
+        .setHeartbeatTimeout(s.heartbeatTimeout())
+        .setRetryOptions(retry(s, s.toolMaxAttempts()))
+        .build();
+    ActivityOptions degraded = ActivityOptions.newBuilder(llm)
+        .setRetryOptions(retry(s, s.degradedMaxAttempts()))
+        .build();
+    LocalActivityOptions local = LocalActivityOptions.newBuilder()
+        .setStartToCloseTimeout(s.localStartToClose())
+        .setRetryOptions(retry(s, s.localMaxAttempts()))
+        .build();
+    return WorkflowImplementationOptions.newBuilder()
+        .setDefaultActivityOptions(llm)
+        .setActivityOptions(Map.of(
+            "Ho1LlmRound", llm,
+            "Ho1ToolCall", tool,
+            "Ho1DegradedCall", degraded))
+        .setDefaultLocalActivityOptions(local)
+        .build();
+  }
+
+  private static RetryOptions retry(WorkerSettings s, int attempts) {
+    return RetryOptions.newBuilder()
+        .setInitialInterval(s.retryInitialInterval())
+        .setBackoffCoefficient(2.0)
+        .setMaximumInterval(s.retryMaxInterval())
+        .setMaximumAttempts(attempts)
+        .setDoNotRetry(NON_RETRYABLE_TYPES.toArray(String[]::new))
+        .build();
+  }
+
+  /**
+   * Worker options. Against the embedded service sticky execution is off: it never times out a
+   * sticky queue, so a workflow whose worker died while holding one would hang forever
+   * (TEMPORAL-NOTES.md). A real server times sticky queues out, so there it stays on.
+   */
+  public static WorkerOptions workerOptions(boolean embeddedService, String role) {
+    WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role));
+    if (embeddedService) {
+      b.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
+    }
+    return b.build();
+  }
+
+  /** {@code pid@host/role}: workers in one JVM otherwise share one identity. */
+  public static String identity(String role) {
+    return ManagementFactory.getRuntimeMXBean().getName() + "/" + role;
+  }
+
+  /** Jackson with the plane's mapper (snake_case records, unknown fields ignored). */
+  public static DataConverter dataConverter() {
+    return DefaultDataConverter.newDefaultInstance()
+        .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(Json.newMapper()));
+  }
+}

@@ -1,0 +1,176 @@
+package cp.workflows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import cp.activities.Ho1Activities;
+import cp.activities.Ho2Activities;
+import cp.activities.SessionActivities;
+import cp.model.AgentProfile;
+import cp.model.AttentionRequest;
+import cp.model.AttentionResult;
+import cp.model.DegradedRequest;
+import cp.model.Ho2Event;
+import cp.model.Ho2Record;
+import cp.model.Ho2RecordResult;
+import cp.model.Json;
+import cp.model.LlmRoundRequest;
+import cp.model.LlmRoundResult;
+import cp.model.PreparedWorkOrder;
+import cp.model.SessionEvent;
+import cp.model.ToolCallRequest;
+import cp.model.ToolCallResult;
+import cp.model.ToolUse;
+import cp.model.WoFinishRequest;
+import cp.model.WorkOrder;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * In-memory stand-ins for the activities, so the workflows' decisions can be tested on the
+ * Temporal test service without files or providers. Each records what it was asked.
+ */
+final class FakeActivities {
+  static AgentProfile profile(long sessionTokens, int turnLimit) {
+    return new AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
+        List.of("list_packages", "read_file"), sessionTokens, turnLimit, 7200, 1800, 4000, 3, 120, 1000, 2, 200);
+  }
+
+  /** Scripted HO1: classify answers a fixed JSON; synthesize replies come from a script per attempt. */
+  static final class Ho1 implements Ho1Activities {
+    final List<LlmRoundRequest> rounds = Collections.synchronizedList(new ArrayList<>());
+    final List<ToolCallRequest> tools = Collections.synchronizedList(new ArrayList<>());
+    final List<WorkOrder> finished = Collections.synchronizedList(new ArrayList<>());
+    final List<DegradedRequest> degraded = Collections.synchronizedList(new ArrayList<>());
+    final AtomicInteger ids = new AtomicInteger();
+    volatile String classifyText = "{\"speech_act\":\"greeting\",\"ambiguity\":\"low\"}";
+    volatile long tokensPerCall = 100;
+    /** Per synthesize round (over the whole test): a reply, or a function of the request. */
+    volatile Function<LlmRoundRequest, LlmRoundResult> synthesize = r -> text("{\"response_text\":\"Hello! How can I help?\"}");
+    volatile boolean failGateway;
+    volatile boolean failDegraded;
+    volatile String degradedText = "degraded answer";
+
+    LlmRoundResult text(String t) {
+      return new LlmRoundResult("LED-x" + ids.incrementAndGet(), t, List.of(), "stop", tokensPerCall / 2,
+          tokensPerCall / 2, 0.001, "fake-model", false, null, null);
+    }
+
+    LlmRoundResult toolUse(String tool, JsonNode args) {
+      return new LlmRoundResult("LED-x" + ids.incrementAndGet(), "", List.of(new ToolUse("tu-" + ids.get(), tool, args)),
+          "tool_use", tokensPerCall / 2, tokensPerCall / 2, 0.001, "fake-model", false, null, null);
+    }
+
+    @Override
+    public PreparedWorkOrder prepare(WorkOrder wo) {
+      return new PreparedWorkOrder("LED-prompt-" + wo.woId(), wo.constraints().promptContractId(), null, null);
+    }
+
+    @Override
+    public LlmRoundResult llmRound(LlmRoundRequest r) {
+      rounds.add(r);
+      if (failGateway) {
+        throw ApplicationFailure.newNonRetryableFailure("provider down (test)", "server_error");
+      }
+      if (r.contractId().equals(ContractIds.CLASSIFY)) {
+        return text(classifyText);
+      }
+      return synthesize.apply(r);
+    }
+
+    @Override
+    public ToolCallResult toolCall(ToolCallRequest r) {
+      tools.add(r);
+      return new ToolCallResult("LED-tool" + ids.incrementAndGet(), r.toolUse().id(), r.toolUse().name(), "ok", null);
+    }
+
+    @Override
+    public WorkOrder finish(WoFinishRequest f) {
+      WorkOrder wo = f.workOrder();
+      WorkOrder done;
+      if (f.failureCode() != null) {
+        done = wo.fail(f.failureCode(), f.failureMessage(), "2026-01-01T00:00:00Z");
+      } else {
+        try {
+          done = wo.complete(Json.parse(f.finalText()), "2026-01-01T00:00:00Z");
+        } catch (IllegalArgumentException e) {
+          done = wo.fail("output_schema_invalid", e.getMessage(), "2026-01-01T00:00:00Z");
+        }
+      }
+      finished.add(done);
+      return done;
+    }
+
+    @Override
+    public LlmRoundResult degradedCall(DegradedRequest r) {
+      degraded.add(r);
+      if (failDegraded) {
+        throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
+      }
+      return new LlmRoundResult("LED-deg" + ids.incrementAndGet(), degradedText, List.of(), "stop", 10, 5, 0,
+          "fake", false, null, null);
+    }
+
+    long synthesizeRounds() {
+      return rounds.stream().filter(r -> r.contractId().equals(ContractIds.SYNTHESIZE)).count();
+    }
+  }
+
+  /** Records HO2 events; the trace hash is a fixed marker per call. */
+  static final class Ho2 implements Ho2Activities {
+    final List<Ho2Event> events = Collections.synchronizedList(new ArrayList<>());
+    final List<AttentionRequest> attention = Collections.synchronizedList(new ArrayList<>());
+    final AtomicInteger hashes = new AtomicInteger();
+
+    @Override
+    public Ho2RecordResult record(Ho2Record record) {
+      events.addAll(record.events());
+      boolean wantsHash = record.events().stream().anyMatch(Ho2Event::withTraceHash);
+      return new Ho2RecordResult(record.events().stream().map(e -> "LED-" + e.key()).toList(),
+          wantsHash ? "hash-" + hashes.incrementAndGet() : null);
+    }
+
+    @Override
+    public AttentionResult attend(AttentionRequest request) {
+      attention.add(request);
+      return new AttentionResult("LED-ctx-" + request.turn(), "ctxhash", 3, 120, 2, false, request.turn() - 1);
+    }
+
+    List<String> types() {
+      return events.stream().map(Ho2Event::eventType).toList();
+    }
+  }
+
+  /** Session host I/O in memory. */
+  static final class Session implements SessionActivities {
+    final List<SessionEvent> events = Collections.synchronizedList(new ArrayList<>());
+    final Map<String, Long> spend = new ConcurrentHashMap<>();
+    volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
+
+    @Override
+    public AgentProfile profile(String agentClass) {
+      return profile;
+    }
+
+    @Override
+    public String record(SessionEvent event) {
+      events.add(event);
+      return "LED-" + event.key();
+    }
+
+    @Override
+    public long turnSpend(String sessionId, String turnWorkflowId) {
+      return spend.getOrDefault(turnWorkflowId, 0L);
+    }
+
+    List<String> types() {
+      return events.stream().map(SessionEvent::eventType).toList();
+    }
+  }
+
+  private FakeActivities() {}
+}

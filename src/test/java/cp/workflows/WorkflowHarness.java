@@ -1,0 +1,67 @@
+package cp.workflows;
+
+import cp.activities.Ho1Activities;
+import cp.activities.Ho2Activities;
+import cp.activities.SessionActivities;
+import cp.worker.SearchAttributeRegistrar;
+import cp.worker.TemporalOptions;
+import cp.worker.WorkerSettings;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.time.Duration;
+
+/** A Temporal test environment with the plane's workflows and the given activities. */
+final class WorkflowHarness implements AutoCloseable {
+  static final String QUEUE = "test-queue";
+  final TestWorkflowEnvironment env;
+  final WorkflowClient client;
+  final Worker worker;
+
+  WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session) {
+    this(ho1, ho2, session, 600, true);
+  }
+
+  WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session, int cacheSize, boolean timeSkipping) {
+    env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+        .setUseTimeskipping(timeSkipping)
+        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(TemporalOptions.dataConverter())
+            .build())
+        .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(cacheSize).build())
+        .build());
+    SearchAttributeRegistrar.required().forEach(env::registerSearchAttribute);
+    WorkerSettings settings = WorkerSettings.defaults().withTaskQueue(QUEUE)
+        .withRetry(Duration.ofMillis(10), Duration.ofMillis(50), 3);
+    worker = env.newWorker(QUEUE, TemporalOptions.workerOptions(true, "test"));
+    worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(settings),
+        SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+    worker.registerActivitiesImplementations(ho1, ho2, session);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  TurnWorkflow turnStub(String id) {
+    return client.newWorkflowStub(TurnWorkflow.class, WorkflowOptions.newBuilder().setTaskQueue(QUEUE)
+        .setWorkflowId(id).build());
+  }
+
+  SessionWorkflow sessionStub(String sessionId) {
+    return client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder().setTaskQueue(QUEUE)
+        .setWorkflowId(sessionId)
+        .setTypedSearchAttributes(SearchAttributes.newBuilder()
+            .set(CpSearchAttributes.SESSION_ID, sessionId)
+            .set(CpSearchAttributes.AGENT_CLASS, "ADMIN")
+            .set(CpSearchAttributes.TURN, 0L).build())
+        .build());
+  }
+
+  @Override
+  public void close() {
+    env.close();
+  }
+}

@@ -154,11 +154,18 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     });
   }
 
-  /** Why the session cannot take this turn now, or empty. */
+  /**
+   * Why the session cannot take this turn now, or empty. An Update can arrive in the first
+   * workflow task, before {@code run} has loaded the profile; then only the checks that need no
+   * profile apply here, and the handler checks again once the profile is there.
+   */
   private Optional<String> refusal(TurnRequest request, int queued) {
     if (ended || endRequested) {
       return Optional.of("session " + sessionId + " has ended" + (endReason == null ? "" : " (" + endReason + ")")
           + "; start a new session");
+    }
+    if (profile == null) {
+      return TurnText.problem(request == null ? null : request.text(), 0);
     }
     Optional<String> textProblem = TurnText.problem(request == null ? null : request.text(), profile.maxMessageBytes());
     if (textProblem.isPresent()) {
@@ -184,6 +191,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public TurnResult turn(TurnRequest request) {
     pendingTurns++;
     activitySeq++;
+    Workflow.await(() -> profile != null);
     turnLock.lock();
     try {
       Optional<String> refused = refusal(request, pendingTurns - 1);
@@ -274,6 +282,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public SessionSummary end() {
     endRequested = true;
     activitySeq++;
+    Workflow.await(() -> profile != null);
     turnLock.lock();
     try {
       if (!ended) {

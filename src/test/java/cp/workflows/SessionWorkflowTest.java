@@ -1,0 +1,210 @@
+package cp.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.model.SessionInput;
+import cp.model.SessionState;
+import cp.model.SessionSummary;
+import cp.model.TurnOutcome;
+import cp.model.TurnRequest;
+import cp.model.TurnResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Session Host V2 behaviours (seed 002) and session limits (seed 003) on the test service. */
+class SessionWorkflowTest {
+  static final String SID = "SES-1a2b3c4d";
+  FakeActivities.Ho1 ho1;
+  FakeActivities.Ho2 ho2;
+  FakeActivities.Session session;
+  WorkflowHarness h;
+
+  @BeforeEach
+  void setUp() {
+    ho1 = new FakeActivities.Ho1();
+    ho2 = new FakeActivities.Ho2();
+    session = new FakeActivities.Session();
+    h = new WorkflowHarness(ho1, ho2, session);
+  }
+
+  @AfterEach
+  void tearDown() {
+    h.close();
+  }
+
+  private SessionWorkflow start(int canAfter) {
+    SessionWorkflow s = h.sessionStub(SID);
+    WorkflowClient.start(s::run, new SessionInput(SID, "ADMIN", null, canAfter));
+    return h.client.newWorkflowStub(SessionWorkflow.class, SID);
+  }
+
+  private static String updateError(Runnable r) {
+    WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, r::run);
+    Throwable t = e;
+    String msg = e.getMessage();
+    while (t != null) {
+      msg = t.getMessage();
+      t = t.getCause();
+    }
+    return msg;
+  }
+
+  @Test
+  void twoTurnsThenEnd_writesStartAndEnd_andCountsTokensAcrossTurns() {
+    SessionWorkflow s = start(0);
+    TurnResult t1 = s.turn(new TurnRequest("hello"));
+    TurnResult t2 = s.turn(new TurnRequest("what packages are installed?"));
+    assertEquals(1, t1.turn());
+    assertEquals(2, t2.turn());
+    assertEquals(TurnOutcome.SUCCESS, t2.outcome());
+    assertEquals(200, t1.costSummary().sessionTokensUsed());
+    assertEquals(400, t2.costSummary().sessionTokensUsed());
+    assertEquals(100_000 - 400, t2.costSummary().sessionTokensRemaining());
+    SessionState st = s.state();
+    assertEquals(2, st.turns());
+    assertEquals(400, st.tokensUsed());
+    assertEquals(TurnOutcome.SUCCESS, st.lastOutcome());
+    SessionSummary sum = s.end();
+    assertEquals(2, sum.turns());
+    assertEquals("end", sum.endReason());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+    assertEquals(400, session.events.get(1).metadata().get("tokens_used").asLong());
+    SessionSummary result = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+    assertEquals(sum, result);
+  }
+
+  @Test
+  void turnsRunAsChildWorkflowsNamedAfterTheSession() {
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("hello"));
+    WorkflowStub child = h.client.newUntypedWorkflowStub(SID + "/turn-0001");
+    TurnResult r = child.getResult(TurnResult.class);
+    assertEquals(1, r.turn());
+  }
+
+  @Test
+  void validator_rejectsEmptyOversizedAndControlCharacterMessages_writingNothing() {
+    SessionWorkflow s = start(0);
+    assertTrue(updateError(() -> s.turn(new TurnRequest("   "))).contains("empty"));
+    String big = "x".repeat(1001);
+    assertTrue(updateError(() -> s.turn(new TurnRequest(big))).contains("limit is 1000 bytes"));
+    assertTrue(updateError(() -> s.turn(new TurnRequest("bell\u0007"))).contains("U+0007"));
+    assertTrue(updateError(() -> s.turn(new TurnRequest(null))).contains("empty"));
+    assertEquals(0, s.state().turns());
+    assertTrue(ho1.rounds.isEmpty());
+    assertEquals(List.of("SESSION_START"), session.types());
+  }
+
+  @Test
+  void turnAfterEnd_isRefused_becauseTheSessionWorkflowHasCompleted() {
+    SessionWorkflow s = start(0);
+    s.end();
+    assertThrows(io.temporal.client.WorkflowException.class, () -> s.turn(new TurnRequest("hello")));
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+  }
+
+  @Test
+  void endTwice_isRejectedByTheValidatorOrBecauseTheWorkflowIsClosed() {
+    SessionWorkflow s = start(0);
+    s.end();
+    assertThrows(io.temporal.client.WorkflowException.class, s::end);
+    assertEquals(1, session.types().stream().filter("SESSION_END"::equals).count());
+  }
+
+  @Test
+  void turnLimit_isEnforced() {
+    session.profile = FakeActivities.profile(100_000, 2);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("one"));
+    s.turn(new TurnRequest("two"));
+    String msg = updateError(() -> s.turn(new TurnRequest("three")));
+    assertTrue(msg.contains("all 2 turns"), msg);
+  }
+
+  @Test
+  void tokenCeiling_holdsAcrossTurns() {
+    session.profile = FakeActivities.profile(450, 50);
+    SessionWorkflow s = start(0);
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("one")).outcome());
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("two")).outcome());
+    TurnResult third = s.turn(new TurnRequest("three"));
+    assertEquals("budget_exhausted", third.errorCode());
+    assertTrue(third.costSummary().sessionTokensUsed() <= 500, "at most one call past the ceiling's estimate");
+    String msg = updateError(() -> s.turn(new TurnRequest("four")));
+    assertTrue(msg.contains("token budget"), msg);
+  }
+
+  @Test
+  void ho2Failure_degradesToOneDirectCall_andRecordsDegradation() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    session.spend.put(SID + "/turn-0001", 70L);
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.DEGRADED, r.outcome());
+    assertEquals("degraded answer", r.response());
+    assertEquals(1, ho1.degraded.size());
+    assertEquals("hello", ho1.degraded.get(0).userMessage());
+    assertEquals(100_000 - 70, ho1.degraded.get(0).tokenBudgetRemaining());
+    assertEquals(List.of("SESSION_START", "DEGRADATION"), session.types());
+    var meta = session.events.get(1).metadata();
+    assertEquals("ho2_failed", meta.get("error_type").asText());
+    assertTrue(meta.get("error_message").asText().contains("gateway_error"));
+    assertEquals(70 + 15, r.costSummary().totalTokens(), "the failed turn's spend and the degraded call are both debited");
+    assertEquals(1, s.state().degradedTurns());
+  }
+
+  @Test
+  void ho2AndDegradedCallBothFailing_returnsTemporarilyUnavailable() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    ho1.failDegraded = true;
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertTrue(r.response().contains("temporarily unavailable"), r.response());
+    assertEquals("unavailable", r.errorCode());
+    assertEquals(1, s.state().turns(), "the failed turn still counts");
+  }
+
+  @Test
+  void idleTimeout_endsTheSessionWithSessionEnd() {
+    session.profile = new cp.model.AgentProfile("ADMIN", "a", "f", "ATT-ADMIN-001", List.of(), 100_000, 50, 7200, 60,
+        4000, 3, 120, 1000, 2, 200);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("hello"));
+    h.env.sleep(Duration.ofSeconds(61));
+    SessionSummary sum = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+    assertEquals("idle_timeout", sum.endReason());
+    assertEquals(1, sum.turns());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+  }
+
+  @Test
+  void continueAsNew_carriesTurnsAndBudget_andKeepsTheSessionId() {
+    SessionWorkflow s = start(2);
+    String firstRun = WorkflowStub.fromTyped(s).getExecution().getRunId();
+    for (int i = 1; i <= 5; i++) {
+      TurnResult r = h.client.newWorkflowStub(SessionWorkflow.class, SID).turn(new TurnRequest("turn " + i));
+      assertEquals(i, r.turn());
+      assertEquals(i * 200L, r.costSummary().sessionTokensUsed());
+    }
+    SessionWorkflow latest = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+    SessionState st = latest.state();
+    assertEquals(5, st.turns());
+    assertEquals(1000, st.tokensUsed());
+    assertTrue(st.runs() >= 3, "runs=" + st.runs());
+    String runNow = h.client.newUntypedWorkflowStub(SID).describe().getExecution().getRunId();
+    assertNotEquals(firstRun, runNow);
+    assertEquals(List.of("SESSION_START"), session.types(), "continue-as-new does not start the session again");
+    assertFalse(st.ended());
+  }
+}

@@ -15,6 +15,7 @@ import cp.gateway.offline.ToolRounds;
 import cp.gateway.offline.ToolTriggerRules;
 import cp.model.ContentBlock;
 import cp.model.Json;
+import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.ToolDefinition;
 import java.util.ArrayList;
@@ -184,10 +185,23 @@ public final class OfflineProvider implements LlmProvider {
         text.equals(full) ? FINISH_STOP : FINISH_LENGTH);
   }
 
-  /** Deterministic: the same conversation, tool and position always give the same id. */
+  /**
+   * Deterministic: the same conversation, tool and position always give the same id. The
+   * basis is spelled out field by field rather than left to Jackson, so the id depends only on
+   * what the conversation says.
+   */
   static String toolUseId(PromptRequest request, ToolCall call, int index) {
-    String basis = request.contractId() + '\n' + Json.canonical(request.messages()) + '\n' + call.name() + '\n' + index;
-    return TOOL_USE_ID_PREFIX + Json.sha256(basis).substring(0, TOOL_USE_ID_HEX_CHARS);
+    StringBuilder basis = new StringBuilder(request.contractId());
+    for (Message m : request.messages()) {
+      basis.append('\n').append(m.role());
+      for (ContentBlock b : m.content()) {
+        basis.append('\u0000').append(b.type()).append('\u0000').append(b.text()).append('\u0000').append(b.id())
+            .append('\u0000').append(b.name()).append('\u0000').append(b.input() == null ? "" : Json.canonical(b.input()))
+            .append('\u0000').append(b.toolUseId()).append('\u0000').append(b.content()).append('\u0000').append(b.error());
+      }
+    }
+    basis.append('\n').append(call.name()).append('\n').append(index);
+    return TOOL_USE_ID_PREFIX + Json.sha256(basis.toString()).substring(0, TOOL_USE_ID_HEX_CHARS);
   }
 
   private static boolean isPresent(JsonNode node) {

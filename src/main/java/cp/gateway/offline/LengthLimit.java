@@ -29,8 +29,9 @@ public final class LengthLimit {
       return safePrefix(text, Math.max(0, maxChars));
     }
     String head = safePrefix(text, maxChars - ELLIPSIS.length());
+    boolean endsAtWord = Character.isWhitespace(text.charAt(head.length()));
     int space = head.lastIndexOf(' ');
-    if (space >= head.length() * MIN_WORD_CUT_FRACTION) {
+    if (!endsAtWord && space >= head.length() * MIN_WORD_CUT_FRACTION) {
       head = head.substring(0, space);
     }
     return head.stripTrailing() + ELLIPSIS;

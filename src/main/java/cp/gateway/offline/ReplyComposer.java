@@ -125,9 +125,17 @@ public final class ReplyComposer {
     StringBuilder sb = new StringBuilder("I can run this agent's tools for you: ").append(String.join(", ", tools)).append('.');
     List<String> examples = tools.stream().filter(EXAMPLES::containsKey).map(EXAMPLES::get).toList();
     if (withExamples && !examples.isEmpty()) {
-      sb.append(" Try ").append(String.join(" or ", examples)).append('.');
+      sb.append(" Try ").append(orList(examples)).append('.');
     }
     return sb.toString();
+  }
+
+  /** "a", "a or b", "a, b or c". */
+  private static String orList(List<String> items) {
+    if (items.size() == 1) {
+      return items.get(0);
+    }
+    return String.join(", ", items.subList(0, items.size() - 1)) + " or " + items.get(items.size() - 1);
   }
 
   private static String fragments(int n) {

@@ -78,12 +78,17 @@ public final class SchemaSkeleton {
         }
         yield array;
       }
-      case "integer" -> NODES.numberNode((long) Math.max(0, Math.ceil(schema.path("minimum").asDouble(0))));
+      case "integer" -> integer((long) Math.max(0, Math.ceil(schema.path("minimum").asDouble(0))));
       case "number" -> NODES.numberNode(Math.max(0, schema.path("minimum").asDouble(0)));
       case "boolean" -> NODES.booleanNode(false);
       case "null" -> NODES.nullNode();
       default -> NODES.textNode(text(schema));
     };
+  }
+
+  /** An int node when the value fits, as a parser would produce for the same JSON. */
+  private static JsonNode integer(long value) {
+    return value <= Integer.MAX_VALUE ? NODES.numberNode((int) value) : NODES.numberNode(value);
   }
 
   private static String text(JsonNode schema) {

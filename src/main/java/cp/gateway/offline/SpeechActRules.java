@@ -77,7 +77,7 @@ public final class SpeechActRules {
       "package", "packages", "gate", "gates", "ledger", "ledgers", "file", "files", "exchange",
       "exchanges", "session", "sessions", "tool", "tools", "budget", "contract", "contracts",
       "agent", "agents", "config", "readme");
-  private static final Pattern PATH_LIKE = Pattern.compile("[\\w.~-]*[/.][\\w~-]+");
+  private static final Pattern PATH_LIKE = Pattern.compile("[\\w./~-]*[/.][\\w~-]+");
   private static final Pattern WORD_SPLIT = Pattern.compile("[^\\p{L}\\p{N}'/._~-]+");
 
   private SpeechActRules() {}

@@ -1,7 +1,6 @@
 package cp.gateway.offline;
 
 import cp.model.ContentBlock;
-import cp.model.Json;
 import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.ToolDefinition;
@@ -32,7 +31,7 @@ public final class TokenEstimate {
       chars += blockChars(m.content());
     }
     for (ToolDefinition t : request.tools()) {
-      chars += Json.write(t).length();
+      chars += t.name().length() + t.description().length() + t.inputSchema().toString().length();
     }
     return ofChars(chars);
   }
@@ -48,7 +47,7 @@ public final class TokenEstimate {
       if (b.isText()) {
         chars += b.text().length();
       } else if (b.isToolUse()) {
-        chars += b.name().length() + Json.write(b.input()).length();
+        chars += b.name().length() + b.input().toString().length();
       } else if (b.isToolResult()) {
         chars += b.content().length();
       }

@@ -43,8 +43,9 @@ import java.util.Set;
  * </ul>
  * JSON replies also get any further required property their output schema names.
  *
- * <p>It is pure: no network, clock or randomness, so the same request always yields the same
- * reply, including tool_use ids (hashed from the request). It never claims to be a real model:
+ * <p>It is pure and stateless, so thread-safe: no network, clock or randomness, and the same
+ * request always yields the same reply, including tool_use ids (hashed from the request). It
+ * never claims to be a real model:
  * the model id is {@value #MODEL_ID} and synthesized text ends with
  * {@value ReplyComposer#OFFLINE_MARKER}. Token counts are {@link TokenEstimate estimates}; when
  * the estimated output exceeds {@code maxTokens} (a positive value) the reply is cut, JSON

@@ -15,7 +15,6 @@ import static cp.gateway.OfflineRequests.violations;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -97,10 +96,18 @@ class OfflineProviderTest {
   void degraded_isPlainTextThatSaysItIsInReducedMode() {
     ProviderReply reply = send(request(DEGRADED, input("what packages are installed?"), adminTools()).build());
     String text = text(reply);
-    assertThrows(IllegalArgumentException.class, () -> Json.parse(text).fields().next(), "must not be a JSON object");
+    assertFalse(isJsonObject(text), text);
     assertTrue(text.contains("reduced mode"), text);
     assertTrue(text.contains("what packages are installed?"), text);
     assertTrue(reply.content().stream().noneMatch(ContentBlock::isToolUse));
+  }
+
+  private static boolean isJsonObject(String text) {
+    try {
+      return Json.parse(text).isObject();
+    } catch (IllegalArgumentException notJson) {
+      return false;
+    }
   }
 
   @Test

@@ -3,7 +3,6 @@ package cp.gateway.offline;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.model.Json;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -77,8 +76,7 @@ public final class LengthLimit {
   private static String longestString(ObjectNode object) {
     String best = null;
     int bestLength = -1;
-    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
       if (e.getValue().isTextual() && e.getValue().asText().length() > bestLength) {
         best = e.getKey();
         bestLength = e.getValue().asText().length();

@@ -3,7 +3,6 @@ package cp.gateway.offline;
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -159,8 +158,8 @@ public final class ToolResultSummarizer {
       return render(node);
     }
     if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        JsonNode v = it.next().getValue();
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        JsonNode v = field.getValue();
         if (v.isArray()) {
           return render(v);
         }
@@ -182,8 +181,7 @@ public final class ToolResultSummarizer {
       return e.isValueNode() ? e.asText() : Json.write(e);
     }
     List<String> parts = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = e.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
+    for (Map.Entry<String, JsonNode> f : e.properties()) {
       JsonNode v = f.getValue();
       if (v.isBoolean()) {
         parts.add(f.getKey().toLowerCase(Locale.ROOT) + "=" + v.asText());

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,12 +43,12 @@ public final class Gateway {
   private final Ledger hot;
   private final GatewayConfig config;
   private final OutputValidator validator;
-  private final Supplier<CircuitBreaker> breakerFactory;
+  private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
   public Gateway(List<LlmProvider> providers, Ledger hot, GatewayConfig config, OutputValidator validator,
-      Supplier<CircuitBreaker> breakerFactory, Clock clock) {
+      Function<String, CircuitBreaker> breakerFactory, Clock clock) {
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
       byId.put(p.id(), p);
@@ -70,7 +70,7 @@ public final class Gateway {
   }
 
   public CircuitBreaker breaker(String providerId) {
-    return breakers.computeIfAbsent(providerId, k -> breakerFactory.get());
+    return breakers.computeIfAbsent(providerId, breakerFactory);
   }
 
   /** One governed round trip. */

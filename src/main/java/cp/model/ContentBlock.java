@@ -1,5 +1,6 @@
 package cp.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +13,9 @@ import java.util.Objects;
  *
  * <p>One record with nullable fields rather than a class hierarchy keeps the JSON form flat and
  * identical to the Anthropic block shape, which is also how EXCHANGE records store responses.
+ * The {@code isX()} helpers are {@link JsonIgnore}d: Jackson would otherwise read
+ * {@code isText()} as the boolean property {@code text} and write {@code "text": true} in place
+ * of the block's text.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -52,18 +56,22 @@ public record ContentBlock(
     return new ContentBlock(TOOL_RESULT, null, null, null, null, toolUseId, content, isError ? Boolean.TRUE : null);
   }
 
+  @JsonIgnore
   public boolean isText() {
     return TEXT.equals(type);
   }
 
+  @JsonIgnore
   public boolean isToolUse() {
     return TOOL_USE.equals(type);
   }
 
+  @JsonIgnore
   public boolean isToolResult() {
     return TOOL_RESULT.equals(type);
   }
 
+  @JsonIgnore
   public boolean error() {
     return Boolean.TRUE.equals(isError);
   }

@@ -1,0 +1,260 @@
+package cp.activities;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.contracts.AttentionStage;
+import cp.contracts.AttentionTemplate;
+import cp.contracts.Catalog;
+import cp.contracts.PromptRenderer;
+import cp.contracts.StageConfig;
+import cp.contracts.StageType;
+import cp.gateway.TokenEstimate;
+import cp.ledger.Ledger;
+import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerQuery;
+import cp.ledger.Ledgers;
+import cp.ledger.Tier;
+import cp.model.AttentionRequest;
+import cp.model.AttentionResult;
+import cp.model.Json;
+import cp.workflows.ContractIds;
+import cp.workflows.WorkOrderIds;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * HO2's attention: a deterministic pipeline, driven by the agent's attention template, that
+ * assembles the context a synthesize work order sees.
+ *
+ * <p>Horizontal scan: the template's ledger_query stages read recent HO2m and HO1m entries and
+ * the session's conversation, rebuilt from its EXCHANGE records (the ledger is the session
+ * memory: there is no other transcript). Priority probe: the HO3 ledger, which may be empty or
+ * absent. The template's budget bounds the number of queries, the time and the context size;
+ * its fallbacks decide what a timeout or an empty result means. The assembled text is written
+ * to HO2m as ATTENTION_ASSEMBLED, so the workflow carries only its entry id and hash, and the
+ * exact context every answer was built from stays on record.
+ */
+public final class AttentionAssembler {
+  /** One event line in the context is cut to this length. */
+  static final int MAX_EVENT_CHARS = 300;
+  /** One conversation message in the context is cut to this length. */
+  static final int MAX_MESSAGE_CHARS = 4_000;
+
+  private final Catalog catalog;
+  private final Ledgers ledgers;
+  private final Clock clock;
+
+  public AttentionAssembler(Catalog catalog, Ledgers ledgers, Clock clock) {
+    this.catalog = catalog;
+    this.ledgers = ledgers;
+    this.clock = clock;
+  }
+
+  record Fragment(String section, String timestamp, String text, boolean conversation) {
+    long tokens() {
+      return TokenEstimate.ofChars(text.length() + 1);
+    }
+  }
+
+  public AttentionResult assemble(AttentionRequest req, String idempotencyKey) {
+    AttentionTemplate t = catalog.attentionTemplate(req.templateId());
+    long deadline = clock.millis() + t.budget().timeoutMs();
+    Set<Tier> tiers = selectedTiers(t);
+    List<Fragment> fragments = new ArrayList<>();
+    int queries = 0;
+    int priorTurns = 0;
+    boolean partial = false;
+    long maxTokens = t.budget().maxContextTokens();
+    for (AttentionStage stage : t.pipeline()) {
+      StageConfig c = stage.config();
+      if (stage.type() == StageType.LEDGER_QUERY) {
+        if (queries >= t.budget().maxQueries()) {
+          partial = true;
+          break;
+        }
+        if (clock.millis() > deadline) {
+          if (AttentionTemplate.Fallback.FAIL.equals(t.fallback().onTimeout())) {
+            throw ApplicationFailure.newNonRetryableFailure("attention " + t.templateId() + " timed out after "
+                + t.budget().timeoutMs() + " ms and its fallback is 'fail'", "attention_timeout");
+          }
+          partial = true;
+          break;
+        }
+        Optional<Tier> tier = c.ledgerTier();
+        if (tier.isEmpty() || !tiers.contains(tier.get())) {
+          continue;
+        }
+        queries++;
+        Optional<Ledger> ledger = ledgers.existing(tier.get(), tier.get() == Tier.HO2 ? req.agentClass() : null);
+        if (ledger.isEmpty()) {
+          continue;
+        }
+        if (tier.get() == Tier.HOT && "EXCHANGE".equals(c.eventType())) {
+          List<Fragment> conv = conversation(ledger.get(), req, stage.stage(), limit(c));
+          priorTurns = (int) conv.stream().filter(f -> f.text().startsWith("[turn")).map(f -> f.timestamp()).distinct()
+              .count();
+          fragments.addAll(conv);
+        } else {
+          String session = c.sessionOnly() ? req.sessionId() : null;
+          for (LedgerEntry e : ledger.get().query(new LedgerQuery(c.eventType(), session, null, limit(c)))) {
+            fragments.add(new Fragment(stage.stage() + " (" + tier.get().wireName() + ")", e.timestamp(),
+                eventLine(e), false));
+          }
+        }
+      } else if (stage.type() == StageType.STRUCTURING) {
+        if (c.maxTokens() != null) {
+          maxTokens = Math.min(maxTokens, c.maxTokens());
+        }
+      } else if (stage.type() == StageType.HALTING) {
+        int min = c.minFragments() == null ? 0 : c.minFragments();
+        if (fragments.size() < min && AttentionTemplate.Fallback.FAIL.equals(t.fallback().onEmpty())) {
+          throw ApplicationFailure.newNonRetryableFailure("attention " + t.templateId() + " found "
+              + fragments.size() + " fragments, fewer than min_fragments " + min, "attention_empty");
+        }
+      }
+    }
+    boolean trimmed = trim(fragments, maxTokens);
+    String text = render(fragments);
+    String hash = Json.sha256(text);
+    long tokens = TokenEstimate.ofChars(text.length());
+    ObjectNode meta = Json.object().put("tier", "ho2").put("session_id", req.sessionId()).put("turn", req.turn())
+        .put("template_id", t.templateId()).put("context", text).put("context_hash", hash)
+        .put("fragment_count", fragments.size()).put("tokens", tokens).put("queries", queries)
+        .put("partial", partial || trimmed).put("prior_turns", priorTurns);
+    String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder("ATTENTION_ASSEMBLED")
+        .submissionId(t.templateId()).decision(fragments.isEmpty() ? "EMPTY" : "ASSEMBLED")
+        .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)
+        .idempotencyKey(idempotencyKey).build());
+    return new AttentionResult(id, hash, fragments.size(), tokens, queries, partial || trimmed, priorTurns);
+  }
+
+  private static Set<Tier> selectedTiers(AttentionTemplate t) {
+    Set<Tier> out = EnumSet.noneOf(Tier.class);
+    for (AttentionStage s : t.stages(StageType.TIER_SELECT)) {
+      out.addAll(s.config().selectedTiers());
+    }
+    return out.isEmpty() ? EnumSet.allOf(Tier.class) : out;
+  }
+
+  private static int limit(StageConfig c) {
+    return c.maxEntries() == null ? 0 : c.maxEntries();
+  }
+
+  /**
+   * The session's earlier turns: for each turn, the last successful final answer (synthesize or
+   * degraded, not a tool_use round), with the user input taken from that exchange's prompt.
+   */
+  private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
+    Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
+    for (LedgerEntry e : hot.query(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"))) {
+      String contract = e.metaText("contract_id");
+      boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
+      int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
+      if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
+          && !"tool_use".equals(e.metaText("finish_reason"))) {
+        lastPerTurn.remove(turn);
+        lastPerTurn.put(turn, e);
+      }
+    }
+    List<Map.Entry<Integer, LedgerEntry>> turns = new ArrayList<>(lastPerTurn.entrySet());
+    turns.sort(Map.Entry.comparingByKey());
+    if (maxTurns > 0 && turns.size() > maxTurns) {
+      turns = turns.subList(turns.size() - maxTurns, turns.size());
+    }
+    List<Fragment> out = new ArrayList<>();
+    for (Map.Entry<Integer, LedgerEntry> t : turns) {
+      LedgerEntry e = t.getValue();
+      String key = String.format("%06d", t.getKey());
+      out.add(new Fragment(section, key, "[turn " + t.getKey() + "] User: " + cut(userInput(e), MAX_MESSAGE_CHARS), true));
+      out.add(new Fragment(section, key, "[turn " + t.getKey() + "] Assistant: " + cut(answerText(e), MAX_MESSAGE_CHARS),
+          true));
+    }
+    return out;
+  }
+
+  private static String userInput(LedgerEntry exchange) {
+    JsonNode first = exchange.meta("prompt").path("messages").path(0).path("content").path(0);
+    String text = first.path("text").asText("");
+    String json = PromptRenderer.extractInputJson(text);
+    if (json != null) {
+      try {
+        return Json.parse(json).path("user_input").asText(text);
+      } catch (IllegalArgumentException e) {
+        return text;
+      }
+    }
+    return text;
+  }
+
+  private static String answerText(LedgerEntry exchange) {
+    String response = exchange.metaText("response");
+    if (response == null) {
+      return "";
+    }
+    if (ContractIds.SYNTHESIZE.equals(exchange.metaText("contract_id"))) {
+      try {
+        JsonNode n = PromptRenderer.parseModelJson(response);
+        if (n.has("response_text")) {
+          return n.get("response_text").asText();
+        }
+      } catch (IllegalArgumentException e) {
+        return response;
+      }
+    }
+    return response;
+  }
+
+  private static String eventLine(LedgerEntry e) {
+    String wo = e.workOrderId();
+    return cut("- " + e.timestamp() + " " + e.eventType() + " " + e.decision() + ": " + e.reason()
+        + (wo == null ? "" : " (" + wo + ")"), MAX_EVENT_CHARS);
+  }
+
+  /** Keeps the context within budget: drops the oldest events first, then the oldest turns. */
+  private static boolean trim(List<Fragment> fragments, long maxTokens) {
+    if (maxTokens <= 0) {
+      return false;
+    }
+    boolean trimmed = false;
+    while (total(fragments) > maxTokens && !fragments.isEmpty()) {
+      Fragment victim = fragments.stream().filter(f -> !f.conversation())
+          .min(Comparator.comparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
+          .orElse(fragments.get(0));
+      fragments.remove(victim);
+      trimmed = true;
+    }
+    return trimmed;
+  }
+
+  private static long total(List<Fragment> fragments) {
+    return fragments.stream().mapToLong(Fragment::tokens).sum();
+  }
+
+  /** Sections in pipeline order; within a section, chronological. */
+  private static String render(List<Fragment> fragments) {
+    Map<String, List<Fragment>> bySection = new LinkedHashMap<>();
+    for (Fragment f : fragments) {
+      bySection.computeIfAbsent(f.section(), k -> new ArrayList<>()).add(f);
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, List<Fragment>> s : bySection.entrySet()) {
+      sb.append("## ").append(s.getKey()).append('\n');
+      s.getValue().stream()
+          .sorted(Comparator.comparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
+          .forEach(f -> sb.append(f.text()).append('\n'));
+    }
+    return sb.toString();
+  }
+
+  private static String cut(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max) + "…";
+  }
+}

@@ -1,0 +1,48 @@
+package cp.activities;
+
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Heartbeats while a blocking call (an HTTP round trip, a tool) is in flight, so a worker that
+ * dies mid-call is noticed after the heartbeat timeout rather than the start-to-close timeout.
+ */
+final class Heartbeats {
+  /** Beat this many times per heartbeat timeout; the SDK throttles what it actually sends. */
+  static final int BEATS_PER_TIMEOUT = 4;
+  static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+  private static final ScheduledExecutorService TICKER = Executors.newScheduledThreadPool(1, r -> {
+    Thread t = new Thread(r, "activity-heartbeat");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private Heartbeats() {}
+
+  static <T> T during(Callable<T> call) throws Exception {
+    ActivityExecutionContext ctx = Activity.getExecutionContext();
+    Duration timeout = ctx.getInfo().getHeartbeatTimeout();
+    if (ctx.getInfo().isLocal() || timeout == null || timeout.isZero()) {
+      return call.call();
+    }
+    long interval = Math.max(MIN_INTERVAL.toMillis(), timeout.toMillis() / BEATS_PER_TIMEOUT);
+    ScheduledFuture<?> beat = TICKER.scheduleAtFixedRate(() -> {
+      try {
+        ctx.heartbeat(null);
+      } catch (RuntimeException e) {
+        // Cancellation or a closed client surfaces through the call itself.
+      }
+    }, 0, interval, TimeUnit.MILLISECONDS);
+    try {
+      return call.call();
+    } finally {
+      beat.cancel(false);
+    }
+  }
+}

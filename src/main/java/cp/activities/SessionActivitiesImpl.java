@@ -1,0 +1,65 @@
+package cp.activities;
+
+import cp.contracts.AgentConfig;
+import cp.contracts.Catalog;
+import cp.ledger.LedgerEntry;
+import cp.ledger.Ledgers;
+import cp.model.AgentProfile;
+import cp.model.SessionEvent;
+import io.temporal.failure.ApplicationFailure;
+
+/** The session host's activities: agent limits and the HOT-ledger session events. */
+public final class SessionActivitiesImpl implements SessionActivities {
+  /** Work orders get the contract timeout budget of one long LLM call plus tools. */
+  public static final int WO_TIMEOUT_SECONDS = 600;
+
+  private final Catalog catalog;
+  private final Ledgers ledgers;
+
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers) {
+    this.catalog = catalog;
+    this.ledgers = ledgers;
+  }
+
+  @Override
+  public AgentProfile profile(String agentClass) {
+    AgentConfig a;
+    try {
+      a = catalog.agent(agentClass);
+    } catch (RuntimeException e) {
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "config_error");
+    }
+    var b = a.budget();
+    return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
+        b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
+        b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
+        a.qualityGate().maxResponseChars());
+  }
+
+  /**
+   * Session events are keyed by session (the workflow id), not by run: continue-as-new starts a
+   * new run of the same session, which must not start or end it again.
+   */
+  @Override
+  public String record(SessionEvent event) {
+    ActivityIdentity id = ActivityIdentity.current();
+    var meta = (com.fasterxml.jackson.databind.node.ObjectNode) event.metadata();
+    meta.put("session_id", event.sessionId());
+    meta.put("tier", "hot");
+    return ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
+        .decision(event.decision()).reason(event.reason()).metadata(meta)
+        .idempotencyKey(id.workflowId() + "/" + event.key()).build());
+  }
+
+  @Override
+  public long turnSpend(String sessionId, String turnWorkflowId) {
+    long total = 0;
+    for (LedgerEntry e : ledgers.hot().query(cp.ledger.LedgerQuery.session(sessionId).withEventType("EXCHANGE"))) {
+      if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
+        total += e.meta("input_tokens") == null ? 0 : e.meta("input_tokens").asLong();
+        total += e.meta("output_tokens") == null ? 0 : e.meta("output_tokens").asLong();
+      }
+    }
+    return total;
+  }
+}

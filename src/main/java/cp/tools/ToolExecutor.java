@@ -1,0 +1,14 @@
+package cp.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * Runs one tool call on behalf of an agent. Tool failures (unknown tool, refused path, bad
+ * arguments, a tool that throws) are results with a status, never exceptions: the model reads
+ * them as an error tool_result and can try something else.
+ */
+@FunctionalInterface
+public interface ToolExecutor {
+  ToolResult execute(String agentClass, String toolId, JsonNode arguments, List<String> allowedTools);
+}

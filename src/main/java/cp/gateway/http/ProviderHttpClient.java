@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Temporal's retry policy owns retries, so this client makes exactly one attempt: no
  * {@code retryOnConnectionFailure}, no redirects (a POST must not turn into a GET somewhere
- * else), a one-shot body (OkHttp will not replay it, e.g. after a 408), and the
- * {@link RetryAfterShield} against OkHttp's immediate re-send on {@code 503 Retry-After: 0}.
+ * else), and a one-shot request body. The last one matters: OkHttp re-sends a request that got
+ * {@code 503} with {@code Retry-After: 0} even when {@code retryOnConnectionFailure} is off,
+ * but it never replays a one-shot body (the same guard also covers 408 and 421 follow-ups).
  * I/O failures come back as {@link ProviderException}s of kind {@code CONNECTION} (the request
  * never reached the server) or {@code TIMEOUT} (it did, but no complete answer came in time).
  * Thread-safe; build one per provider and share it.
@@ -52,7 +53,6 @@ public final class ProviderHttpClient {
         .writeTimeout(settings.readTimeout())
         .callTimeout(settings.callTimeout())
         .addNetworkInterceptor(new ServerReached())
-        .addNetworkInterceptor(new RetryAfterShield())
         .build();
   }
 

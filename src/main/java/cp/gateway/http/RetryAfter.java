@@ -11,18 +11,15 @@ import okhttp3.Headers;
  * Reads the delay a server asks for before the next attempt.
  *
  * <p>Precedence: {@code retry-after-ms} (Anthropic and OpenAI send it; milliseconds, possibly
- * fractional) over {@code retry-after} (RFC 9110: delay-seconds or an HTTP-date). The
- * {@link RetryAfterShield} hides {@code retry-after} from OkHttp under {@link #SHIELDED}, so
- * that name is read as well. Unparseable or negative values are ignored; a date in the past
- * means "now" ({@link Duration#ZERO}).
+ * fractional) over {@code retry-after} (RFC 9110: delay-seconds or an HTTP-date; fractional
+ * seconds are accepted as OpenAI's SDK does). Unparseable or negative values are ignored; a
+ * date in the past means "now" ({@link Duration#ZERO}).
  */
 public final class RetryAfter {
   /** Milliseconds; non-standard but sent by Anthropic and OpenAI and honoured by their SDKs. */
   public static final String RETRY_AFTER_MS = "retry-after-ms";
   /** RFC 9110 section 10.2.3. */
   public static final String RETRY_AFTER = "retry-after";
-  /** Where {@link RetryAfterShield} moves {@code retry-after} so OkHttp does not act on it. */
-  public static final String SHIELDED = "x-cp-retry-after";
 
   private RetryAfter() {}
 
@@ -31,8 +28,7 @@ public final class RetryAfter {
     if (ms.isPresent()) {
       return ms;
     }
-    String name = headers.get(RETRY_AFTER) != null ? RETRY_AFTER : SHIELDED;
-    String value = headers.get(name);
+    String value = headers.get(RETRY_AFTER);
     if (value == null || value.isBlank()) {
       return Optional.empty();
     }
@@ -40,7 +36,7 @@ public final class RetryAfter {
     if (seconds.isPresent()) {
       return seconds;
     }
-    Date date = headers.getDate(name);
+    Date date = headers.getDate(RETRY_AFTER);
     if (date == null) {
       return Optional.empty();
     }

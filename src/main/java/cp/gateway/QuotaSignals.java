@@ -27,9 +27,20 @@ public final class QuotaSignals {
 
   /** True when the provider's error type, code or message says the account is out of quota. */
   public static boolean indicateQuota(String type, String code, String message) {
-    if (CODES.contains(lower(type)) || CODES.contains(lower(code))) {
-      return true;
-    }
+    return isQuotaCode(type, code) || isQuotaMessage(message);
+  }
+
+  /** True when the error type or code alone says quota or billing; the most reliable signal. */
+  public static boolean isQuotaCode(String type, String code) {
+    return CODES.contains(lower(type)) || CODES.contains(lower(code));
+  }
+
+  /**
+   * True when the message speaks of credit, billing or spend limits. Weaker than a code: OpenAI's
+   * free-tier rate-limit message links to {@code /account/billing}, so callers let an explicit
+   * rate-limit code win over this.
+   */
+  public static boolean isQuotaMessage(String message) {
     String text = lower(message);
     return PHRASES.stream().anyMatch(text::contains);
   }

@@ -21,6 +21,10 @@ import okhttp3.HttpUrl;
  *
  * <p>One non-streaming request per call, never retried here. The key travels only in the
  * {@code x-api-key} header; errors and logs never contain it.
+ *
+ * <p>Base URL rule: the API root without version ({@code https://api.anthropic.com}) gets
+ * {@code /v1/messages}; a base already ending in {@code /v1} gets {@code /messages}; one ending in
+ * {@code /v1/messages} is used as it is. {@link #endpoint()} shows the result.
  */
 public final class AnthropicProvider implements LlmProvider {
   public static final String ID = "anthropic";

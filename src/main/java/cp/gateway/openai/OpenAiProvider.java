@@ -21,7 +21,12 @@ import okhttp3.HttpUrl;
  *
  * <p>One non-streaming request per call, never retried here. The key, when set, travels only
  * in the {@code Authorization: Bearer} header; local servers usually need none, and then no
- * such header is sent. See {@link OpenAiEndpoint} for how the base URL becomes the endpoint.
+ * such header is sent.
+ *
+ * <p>Base URL rule: a server root with no path ({@code http://localhost:11434}) gets
+ * {@code /v1/chat/completions}; any other base is taken as the API root, as the OpenAI SDKs take
+ * it ({@code https://api.openai.com/v1}), and gets {@code /chat/completions}; a base that already
+ * ends in {@code /chat/completions} is used as it is. {@link #endpoint()} shows the result.
  */
 public final class OpenAiProvider implements LlmProvider {
   public static final String ID = "openai";

@@ -86,7 +86,7 @@ public final class Gateway {
     PromptRequest sized = request;
     if (request.tokenBudgetRemaining() != null) {
       long remaining = request.tokenBudgetRemaining();
-      long estimate = TokenEstimate.inputTokens(request);
+      long estimate = TokenEstimate.ofPrompt(request);
       if (remaining <= 0 || estimate >= remaining) {
         return reject(request, BUDGET_EXHAUSTED, "the work order has " + Math.max(0, remaining)
             + " tokens left and this prompt needs about " + estimate + " before any output", providerId, start);

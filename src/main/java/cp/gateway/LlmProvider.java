@@ -1,6 +1,20 @@
 package cp.gateway;
-/** One LLM backend behind the gateway: a single blocking round trip, never retried by itself. */
+
+import cp.model.PromptRequest;
+
+/**
+ * One LLM backend behind the gateway: a single blocking round trip per call.
+ *
+ * <p>Implementations never retry on their own. Temporal's activity retry policy owns retries,
+ * so a failed call throws a {@link ProviderException} whose {@link ProviderErrorKind} says
+ * whether a retry could help and whose {@code retryAfter} carries the server's requested delay.
+ * Implementations are thread-safe: one instance serves every activity of a worker.
+ */
 public interface LlmProvider {
+
+  /** A stable short name recorded in EXCHANGE entries, e.g. {@code anthropic}. */
   String id();
-  ProviderReply send(cp.model.PromptRequest request) throws ProviderException;
+
+  /** Sends {@code request} once and returns the model's reply, or throws a classified failure. */
+  ProviderReply send(PromptRequest request) throws ProviderException;
 }

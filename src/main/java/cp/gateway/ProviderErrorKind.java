@@ -1,10 +1,72 @@
 package cp.gateway;
-/** STUB replaced by the providers branch. */
+
+/**
+ * Why a provider call failed, and whether trying the same call again could succeed.
+ *
+ * <p>The gateway turns a retryable kind into a retryable Temporal failure (honouring
+ * {@link ProviderException#retryAfter()}) and every other kind into a non-retryable one, so
+ * this enum is the single place that decides which failures are worth another attempt.
+ */
 public enum ProviderErrorKind {
-  RATE_LIMITED(true), OVERLOADED(true), SERVER_ERROR(true), TIMEOUT(true), CONNECTION(true), BAD_REQUEST(false),
-  AUTHENTICATION(false), PERMISSION(false), NOT_FOUND(false), REQUEST_TOO_LARGE(false), QUOTA_EXCEEDED(false),
-  INVALID_RESPONSE(true), UNKNOWN(false);
+  /** HTTP 429: too many requests or tokens per minute; wait and retry. */
+  RATE_LIMITED(true),
+  /** HTTP 529 (Anthropic): the service is overloaded; wait and retry. */
+  OVERLOADED(true),
+  /** HTTP 5xx other than 529: the provider failed; retry. */
+  SERVER_ERROR(true),
+  /** Connected, but no (complete) response within the read or call timeout; retry. */
+  TIMEOUT(true),
+  /** Could not reach the server or the connection broke: refused, reset, DNS, connect timeout. */
+  CONNECTION(true),
+  /** HTTP 2xx whose body could not be understood; a retry may get a well-formed body. */
+  INVALID_RESPONSE(true),
+  /** HTTP 400 (and 422): the request is malformed; fix the request. */
+  BAD_REQUEST(false),
+  /** HTTP 401: the API key is missing or wrong; fix the key. */
+  AUTHENTICATION(false),
+  /** HTTP 403: the key may not use this model or resource. */
+  PERMISSION(false),
+  /** HTTP 404: unknown model or endpoint; fix the model name or base URL. */
+  NOT_FOUND(false),
+  /** HTTP 413: the request exceeds the provider's size limit. */
+  REQUEST_TOO_LARGE(false),
+  /** Spend limit, credit balance or quota exhausted, whatever the status; add credit. */
+  QUOTA_EXCEEDED(false),
+  /** Any other status (a redirect, 409, 418, ...): nothing suggests a retry would help. */
+  UNEXPECTED_STATUS(false);
+
+  /** Anthropic's status for overloaded_error; not an IANA code, so java.net has no constant. */
+  public static final int HTTP_OVERLOADED = 529;
+  /** FastAPI-based servers (older vLLM) answer schema violations with 422. */
+  public static final int HTTP_UNPROCESSABLE = 422;
+
   private final boolean retryable;
-  ProviderErrorKind(boolean r) { retryable = r; }
-  public boolean retryable() { return retryable; }
+
+  ProviderErrorKind(boolean retryable) {
+    this.retryable = retryable;
+  }
+
+  /** True when the same request may succeed if sent again later. */
+  public boolean retryable() {
+    return retryable;
+  }
+
+  /**
+   * The kind an HTTP status means on its own, before the provider's error body refines it
+   * (for example a 429 whose body says insufficient_quota becomes {@link #QUOTA_EXCEEDED}).
+   */
+  public static ProviderErrorKind forStatus(int status) {
+    return switch (status) {
+      case 400, HTTP_UNPROCESSABLE -> BAD_REQUEST;
+      case 401 -> AUTHENTICATION;
+      case 402 -> QUOTA_EXCEEDED;
+      case 403 -> PERMISSION;
+      case 404 -> NOT_FOUND;
+      case 408 -> TIMEOUT;
+      case 413 -> REQUEST_TOO_LARGE;
+      case 429 -> RATE_LIMITED;
+      case HTTP_OVERLOADED -> OVERLOADED;
+      default -> status >= 500 && status <= 599 ? SERVER_ERROR : UNEXPECTED_STATUS;
+    };
+  }
 }

@@ -1,5 +1,55 @@
 package cp.gateway;
-/** What a provider returned for one round trip; finishReason is stop, length or tool_use. */
-public record ProviderReply(java.util.List<cp.model.ContentBlock> content, long inputTokens, long outputTokens, String modelId, String finishReason) {
-  public ProviderReply { content = java.util.List.copyOf(content); java.util.Objects.requireNonNull(modelId, "modelId"); java.util.Objects.requireNonNull(finishReason, "finishReason"); }
+
+import cp.model.ContentBlock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a provider returned for one round trip, in provider-neutral form.
+ *
+ * @param content text and tool_use blocks, in the order the model produced them (may be empty)
+ * @param inputTokens prompt tokens the provider billed
+ * @param outputTokens completion tokens the provider billed
+ * @param modelId the model that answered, as the provider names it
+ * @param finishReason {@link #STOP}, {@link #LENGTH} or {@link #TOOL_USE}
+ * @param usageEstimated true when the provider reported no usage and the token counts are a
+ *     characters/4 estimate ({@link TokenEstimate}); budgets should treat them as approximate
+ */
+public record ProviderReply(
+    List<ContentBlock> content,
+    long inputTokens,
+    long outputTokens,
+    String modelId,
+    String finishReason,
+    boolean usageEstimated) {
+
+  /** The model ended its turn (or hit a stop sequence). */
+  public static final String STOP = "stop";
+  /** The model ran into max_tokens or its context window. */
+  public static final String LENGTH = "length";
+  /** The model wants tools run and their results sent back. */
+  public static final String TOOL_USE = "tool_use";
+
+  private static final Set<String> FINISH_REASONS = Set.of(STOP, LENGTH, TOOL_USE);
+
+  public ProviderReply {
+    content = List.copyOf(Objects.requireNonNull(content, "content"));
+    Objects.requireNonNull(modelId, "modelId");
+    Objects.requireNonNull(finishReason, "finishReason");
+    if (!FINISH_REASONS.contains(finishReason)) {
+      throw new IllegalArgumentException(
+          "finishReason must be one of " + FINISH_REASONS + ", was '" + finishReason + "'");
+    }
+    if (inputTokens < 0 || outputTokens < 0) {
+      throw new IllegalArgumentException(
+          "token counts must not be negative: input=" + inputTokens + " output=" + outputTokens);
+    }
+  }
+
+  /** A reply whose token counts the provider reported. */
+  public ProviderReply(
+      List<ContentBlock> content, long inputTokens, long outputTokens, String modelId, String finishReason) {
+    this(content, inputTokens, outputTokens, modelId, finishReason, false);
+  }
 }

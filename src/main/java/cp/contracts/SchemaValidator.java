@@ -6,6 +6,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import cp.model.Json;
@@ -34,7 +35,14 @@ public final class SchemaValidator {
    */
   static final int MAX_CACHED_SCHEMAS = 1024;
 
-  private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  /**
+   * A schema may replace a keyword's stock message, e.g. {@code "errorMessage": {"pattern": "must
+   * look like PRC-NAME-001"}}, so a failed regular expression reads as advice, not as the regex.
+   */
+  public static final String ERROR_MESSAGE_KEYWORD = "errorMessage";
+
+  private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+      b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder().errorMessageKeyword(ERROR_MESSAGE_KEYWORD).build()));
   private final ConcurrentHashMap<String, Schema> cache = new ConcurrentHashMap<>();
   private final Schema metaSchema;
 

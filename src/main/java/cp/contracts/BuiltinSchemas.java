@@ -2,6 +2,8 @@ package cp.contracts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -31,8 +33,8 @@ record BuiltinSchemas(Map<ArtifactKind, JsonNode> byKind, List<Loaded<String>> f
         ArtifactKind.PROMPT_PACK, PROMPT_PACK,
         ArtifactKind.AGENT, AGENT,
         ArtifactKind.ATTENTION_TEMPLATE, ATTENTION_TEMPLATE);
-    Map<ArtifactKind, JsonNode> byKind = new java.util.EnumMap<>(ArtifactKind.class);
-    List<Loaded<String>> files = new java.util.ArrayList<>();
+    Map<ArtifactKind, JsonNode> byKind = new EnumMap<>(ArtifactKind.class);
+    List<Loaded<String>> files = new ArrayList<>();
     for (ArtifactKind kind : List.of(ArtifactKind.CONTRACT, ArtifactKind.PROMPT_PACK, ArtifactKind.AGENT,
         ArtifactKind.ATTENTION_TEMPLATE)) {
       String name = names.get(kind);

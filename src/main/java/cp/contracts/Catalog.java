@@ -1,6 +1,7 @@
 package cp.contracts;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -160,7 +161,7 @@ public final class Catalog {
   }
 
   private static <T> Map<String, Loaded<T>> sorted(Map<String, Loaded<T>> map) {
-    return java.util.Collections.unmodifiableMap(new TreeMap<>(map));
+    return Collections.unmodifiableMap(new TreeMap<>(map));
   }
 
   private static InstalledArtifact artifact(ArtifactKind kind, String id, Loaded<?> l) {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -169,7 +170,7 @@ final class CatalogLoader {
   }
 
   private static String notFound(ArtifactKind kind, String id, Set<String> known) {
-    return new CatalogEntryNotFoundException(kind, id, new ArrayList<>(new java.util.TreeSet<>(known))).getMessage();
+    return new CatalogEntryNotFoundException(kind, id, new ArrayList<>(new TreeSet<>(known))).getMessage();
   }
 
   private static String rootMessage(Throwable e) {

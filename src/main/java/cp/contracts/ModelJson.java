@@ -16,6 +16,8 @@ final class ModelJson {
    * unbounded scan over text full of unbalanced braces would be quadratic.
    */
   private static final int MAX_BRACE_CANDIDATES = 32;
+  /** Bound on opening tags tried by {@link #extractInputJson}, for the same reason. */
+  private static final int MAX_INPUT_CANDIDATES = 32;
   /** How much of unparseable output an error message quotes. */
   private static final int QUOTE_CHARS = 120;
 
@@ -58,8 +60,10 @@ final class ModelJson {
 
   /**
    * The JSON between {@code <input>} and {@code </input>}. The closing tag is the last one in
-   * the text; the opening tag is the latest one before it whose content parses as JSON, so a
-   * literal "&lt;input&gt;" typed by the user (and so inside the JSON) cannot shift the block.
+   * the text (the JSON ends before it); the opening tag is the earliest one whose content up to
+   * that closing tag parses as JSON. A tag the user typed sits inside a JSON string, after the
+   * real opening tag, so it is never reached; an earlier tag in template prose or an example
+   * block fails to parse at once. The normal case costs one parse.
    */
   static String extractInputJson(String userText, String open, String close) {
     if (userText == null) {
@@ -69,13 +73,13 @@ final class ModelJson {
     if (end < 0) {
       throw new IllegalArgumentException("no " + open + "..." + close + " block in the user message");
     }
-    for (int start = userText.lastIndexOf(open, end); start >= 0; start = userText.lastIndexOf(open, start - 1)) {
+    int tries = 0;
+    for (int start = userText.indexOf(open); start >= 0 && start < end && tries < MAX_INPUT_CANDIDATES;
+        start = userText.indexOf(open, start + open.length())) {
+      tries++;
       String candidate = userText.substring(start + open.length(), end).strip();
       if (tryParse(candidate) != null) {
         return candidate;
-      }
-      if (start == 0) {
-        break;
       }
     }
     throw new IllegalArgumentException("the " + open + "..." + close + " block of the user message holds no valid JSON");

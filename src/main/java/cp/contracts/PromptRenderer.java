@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -42,7 +43,7 @@ public final class PromptRenderer {
     JsonNode input = inputContext == null || inputContext.isNull() ? Json.object() : inputContext;
     String systemPrompt = agent == null ? "" : agent.systemPrompt();
     List<String> declared = pack.variables();
-    java.util.function.Function<String, String> values = name -> {
+    Function<String, String> values = name -> {
       if (INPUT_JSON.equals(name)) {
         return Json.pretty(input);
       }
@@ -64,7 +65,9 @@ public final class PromptRenderer {
   }
 
   /**
-   * The JSON text between the last {@code <input>} and {@code </input>} of a rendered user message.
+   * The JSON text of the input block of a rendered user message: up to the last
+   * {@code </input>}, from the {@code <input>} whose content parses (tags the user typed inside
+   * the JSON are skipped).
    *
    * @throws IllegalArgumentException when there is no such block or it holds no valid JSON
    */

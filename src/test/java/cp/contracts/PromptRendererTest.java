@@ -108,6 +108,14 @@ class PromptRendererTest {
   }
 
   @Test
+  void extractInputJson_ignoresManyTagsTypedByTheUser() {
+    JsonNode input = Json.parse("{\"user_input\": \"" + "<input>[[[[1, ".repeat(5_000) + "\"}");
+    RenderedPrompt p = renderer.render(catalog.promptPack("PRM-CLASSIFY-001"), input, null);
+
+    assertEquals(input, Json.parse(PromptRenderer.extractInputJson(p.user())));
+  }
+
+  @Test
   void extractInputJson_usesTheLastBlock() {
     String text = "<input>{\"a\": 1}</input> then <input>\n{\"a\": 2}\n</input>\n";
 

@@ -12,6 +12,7 @@ import cp.model.Json;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 
 /** Every shipped resource loads and validates from the classpath, and carries what the brief promises. */
@@ -41,7 +42,7 @@ class ShippedCatalogTest {
   void artifacts_serializeWithSnakeCaseKinds() {
     JsonNode json = Json.tree(catalog.artifacts());
 
-    Set<String> kinds = java.util.stream.StreamSupport.stream(json.spliterator(), false)
+    Set<String> kinds = StreamSupport.stream(json.spliterator(), false)
         .map(a -> a.get("kind").asText()).collect(Collectors.toSet());
     assertEquals(Set.of("contract", "prompt_pack", "agent", "attention_template", "schema"), kinds);
     assertEquals("PRC-CLASSIFY-001", json.get(0).get("id").asText());
@@ -79,7 +80,7 @@ class ShippedCatalogTest {
     JsonNode input = catalog.contract("PRC-SYNTHESIZE-001").inputSchema();
 
     assertEquals(List.of("prior_results", "user_input"),
-        java.util.stream.StreamSupport.stream(input.get("required").spliterator(), false).map(JsonNode::asText).toList());
+        StreamSupport.stream(input.get("required").spliterator(), false).map(JsonNode::asText).toList());
     for (String field : List.of("assembled_context", "acceptance_criteria", "retry_feedback", "classification")) {
       assertTrue(input.at("/properties").has(field), field);
     }
@@ -140,6 +141,6 @@ class ShippedCatalogTest {
   }
 
   private static List<String> texts(JsonNode array) {
-    return java.util.stream.StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
   }
 }

@@ -1,0 +1,49 @@
+package cp.contracts;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * An agent's limits: per session, per work order, and on the size of one user message.
+ *
+ * @param sessionTokenLimit tokens (input + output) a whole session may spend
+ * @param turnLimit user turns per session
+ * @param timeoutSeconds maximum session lifetime
+ * @param idleTimeoutSeconds a session with no turn for this long ends
+ * @param woTokenBudget token cap of one work order
+ * @param woTurnLimit LLM rounds (tool-loop iterations) per work order
+ * @param maxMessageBytes largest accepted user message in UTF-8 bytes; 0 in the constructor
+ *     (field absent from the file) means {@link #DEFAULT_MAX_MESSAGE_BYTES}
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record AgentBudget(
+    long sessionTokenLimit,
+    int turnLimit,
+    long timeoutSeconds,
+    long idleTimeoutSeconds,
+    long woTokenBudget,
+    int woTurnLimit,
+    int maxMessageBytes) {
+
+  /** About 25k English words: far above a typed message, small enough to keep one turn's prompt sane. */
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 100_000;
+
+  public AgentBudget {
+    requirePositive("session_token_limit", sessionTokenLimit);
+    requirePositive("turn_limit", turnLimit);
+    requirePositive("timeout_seconds", timeoutSeconds);
+    requirePositive("idle_timeout_seconds", idleTimeoutSeconds);
+    requirePositive("wo_token_budget", woTokenBudget);
+    requirePositive("wo_turn_limit", woTurnLimit);
+    maxMessageBytes = maxMessageBytes == 0 ? DEFAULT_MAX_MESSAGE_BYTES : maxMessageBytes;
+    requirePositive("max_message_bytes", maxMessageBytes);
+  }
+
+  private static void requirePositive(String field, long value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("budget." + field + " must be >= 1, was " + value);
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package cp.contracts;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Every contract, prompt pack, agent configuration and attention template of the plane, validated.
+ *
+ * <p>Loaded once at worker start-up: each file is checked against its schema, embedded schemas
+ * are checked against the JSON Schema meta-schema, and references between files (contract to
+ * prompt pack, agent to attention template) are resolved. A bad file stops the load with a
+ * {@link CatalogException} that names every bad file and field. After that the catalog is
+ * immutable and safe to share between threads.
+ */
+public final class Catalog {
+  private static volatile Catalog defaultCatalog;
+
+  private final String source;
+  private final SchemaValidator validator;
+  private final Map<String, Loaded<PromptContract>> contracts;
+  private final Map<String, Loaded<PromptPack>> packs;
+  private final Map<String, Loaded<AgentConfig>> agents;
+  private final Map<String, Loaded<AttentionTemplate>> templates;
+  private final List<InstalledArtifact> artifacts;
+
+  Catalog(String source, SchemaValidator validator, Map<String, Loaded<PromptContract>> contracts,
+      Map<String, Loaded<PromptPack>> packs, Map<String, Loaded<AgentConfig>> agents,
+      Map<String, Loaded<AttentionTemplate>> templates, List<Loaded<String>> schemaFiles) {
+    this.source = source;
+    this.validator = validator;
+    this.contracts = sorted(contracts);
+    this.packs = sorted(packs);
+    this.agents = sorted(agents);
+    this.templates = sorted(templates);
+    List<InstalledArtifact> all = new ArrayList<>();
+    this.contracts.forEach((id, l) -> all.add(artifact(ArtifactKind.CONTRACT, id, l)));
+    this.packs.forEach((id, l) -> all.add(artifact(ArtifactKind.PROMPT_PACK, id, l)));
+    this.agents.forEach((id, l) -> all.add(artifact(ArtifactKind.AGENT, id, l)));
+    this.templates.forEach((id, l) -> all.add(artifact(ArtifactKind.ATTENTION_TEMPLATE, id, l)));
+    schemaFiles.stream().sorted(Comparator.comparing(Loaded::value))
+        .forEach(l -> all.add(artifact(ArtifactKind.SCHEMA, l.value(), l)));
+    this.artifacts = List.copyOf(all);
+  }
+
+  /**
+   * Loads and validates everything {@code source} holds; the schemas come from the classpath.
+   *
+   * @throws CatalogException listing every problem of every file, one per line
+   */
+  public static Catalog load(ResourceSource source) {
+    return new CatalogLoader(source).load();
+  }
+
+  /**
+   * The catalog of the product's own classpath resources, loaded on first use and then shared
+   * (the classpath cannot change while the JVM runs).
+   */
+  public static Catalog loadDefault() {
+    Catalog c = defaultCatalog;
+    if (c == null) {
+      synchronized (Catalog.class) {
+        c = defaultCatalog;
+        if (c == null) {
+          c = load(ResourceSource.classpath());
+          defaultCatalog = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /**
+   * The contract with this id.
+   *
+   * @throws ContractNotFoundException listing the known contract ids
+   */
+  public PromptContract contract(String contractId) {
+    Loaded<PromptContract> c = contracts.get(contractId);
+    if (c == null) {
+      throw new ContractNotFoundException(contractId, List.copyOf(contracts.keySet()));
+    }
+    return c.value();
+  }
+
+  public Optional<PromptContract> findContract(String contractId) {
+    return Optional.ofNullable(contracts.get(contractId)).map(Loaded::value);
+  }
+
+  /** All contracts, sorted by id. */
+  public List<PromptContract> contracts() {
+    return values(contracts);
+  }
+
+  /** @throws CatalogEntryNotFoundException listing the known prompt pack ids */
+  public PromptPack promptPack(String promptPackId) {
+    return get(packs, ArtifactKind.PROMPT_PACK, promptPackId);
+  }
+
+  public List<PromptPack> promptPacks() {
+    return values(packs);
+  }
+
+  /**
+   * The agent configuration of a class; the lookup ignores case ({@code admin} finds ADMIN).
+   *
+   * @throws CatalogEntryNotFoundException listing the known agent classes
+   */
+  public AgentConfig agent(String agentClass) {
+    return get(agents, ArtifactKind.AGENT, agentClass == null ? null : agentClass.toUpperCase(Locale.ROOT));
+  }
+
+  /** All agent configurations, sorted by class. */
+  public List<AgentConfig> agents() {
+    return values(agents);
+  }
+
+  public List<String> agentClasses() {
+    return List.copyOf(agents.keySet());
+  }
+
+  /** @throws CatalogEntryNotFoundException listing the known template ids */
+  public AttentionTemplate attentionTemplate(String templateId) {
+    return get(templates, ArtifactKind.ATTENTION_TEMPLATE, templateId);
+  }
+
+  public List<AttentionTemplate> attentionTemplates() {
+    return values(templates);
+  }
+
+  /** Every installed file (schemas included) with kind, id, version, file name and SHA-256. */
+  public List<InstalledArtifact> artifacts() {
+    return artifacts;
+  }
+
+  /** The validator the catalog compiled its schemas with; reuse it to share compiled schemas. */
+  public SchemaValidator schemaValidator() {
+    return validator;
+  }
+
+  /** Where the files came from: {@code classpath} or {@code directory /x/y}. */
+  public String source() {
+    return source;
+  }
+
+  private static <T> T get(Map<String, Loaded<T>> map, ArtifactKind kind, String id) {
+    Loaded<T> l = id == null ? null : map.get(id);
+    if (l == null) {
+      throw new CatalogEntryNotFoundException(kind, id, List.copyOf(map.keySet()));
+    }
+    return l.value();
+  }
+
+  private static <T> List<T> values(Map<String, Loaded<T>> map) {
+    return map.values().stream().map(Loaded::value).toList();
+  }
+
+  private static <T> Map<String, Loaded<T>> sorted(Map<String, Loaded<T>> map) {
+    return Collections.unmodifiableMap(new TreeMap<>(map));
+  }
+
+  private static InstalledArtifact artifact(ArtifactKind kind, String id, Loaded<?> l) {
+    return new InstalledArtifact(kind, id, l.version(), l.file().name(), l.file().sha256());
+  }
+}

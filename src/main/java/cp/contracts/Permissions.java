@@ -1,0 +1,24 @@
+package cp.contracts;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+
+/**
+ * Which paths under the plane root an agent's tools may read and write.
+ *
+ * <p>Each entry is a glob relative to the plane root ({@code HOT/**}, {@code README.md});
+ * {@code **} crosses directories, {@code *} does not. A path that matches {@code forbidden}
+ * is refused even when {@code read} or {@code write} also match: forbidden wins.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Permissions(List<String> read, List<String> write, List<String> forbidden) {
+
+  public Permissions {
+    read = read == null ? List.of() : List.copyOf(read);
+    write = write == null ? List.of() : List.copyOf(write);
+    forbidden = forbidden == null ? List.of() : List.copyOf(forbidden);
+  }
+}

@@ -25,8 +25,11 @@ public record WorkerSettings(
     int continueAsNewAfterTurns) {
 
   public static final String DEFAULT_TASK_QUEUE = "control-plane";
-  /** Long completions with large max_tokens can take minutes. */
-  public static final Duration DEFAULT_LLM_START_TO_CLOSE = Duration.ofMinutes(5);
+  /**
+   * Above the providers' default HTTP call timeout (10 min read + connect, as the official SDKs
+   * use without streaming), so the HTTP client, not Temporal, times out a slow completion.
+   */
+  public static final Duration DEFAULT_LLM_START_TO_CLOSE = Duration.ofMinutes(11);
   /** Measured: 2 s heartbeat timeout with a heartbeat every ~500 ms recovers in under 3 s. */
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(2);
   /** With 1 s initial backoff doubling to 30 s, five attempts span about a minute. */

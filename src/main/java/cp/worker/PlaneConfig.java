@@ -1,0 +1,216 @@
+package cp.worker;
+
+import cp.gateway.CircuitBreakerConfig;
+import cp.gateway.Pricing;
+import cp.gateway.ProviderConfigException;
+import cp.gateway.ProviderFactory;
+import cp.gateway.ProviderSelection;
+import cp.gateway.ProviderType;
+import cp.gateway.Secret;
+import cp.ledger.LedgerSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The effective configuration of a plane process, read once from the environment.
+ *
+ * <p>Temporal's own variable names where they exist ({@code TEMPORAL_ADDRESS},
+ * {@code TEMPORAL_NAMESPACE}, {@code TEMPORAL_API_KEY}, {@code TEMPORAL_TLS_*}), {@code CP_*}
+ * for ours, and the providers' usual key variables. Every problem becomes a
+ * {@link ConfigException} naming the variable.
+ */
+public record PlaneConfig(
+    Path home,
+    ProviderSelection provider,
+    Pricing pricing,
+    CircuitBreakerConfig breaker,
+    LedgerSettings ledgers,
+    WorkerSettings worker,
+    String temporalAddress,
+    String namespace,
+    Secret temporalApiKey,
+    TlsSettings tls,
+    Map<String, String> env) {
+
+  public static final String DEFAULT_HOME = "cp-home";
+  public static final String DEFAULT_NAMESPACE = "default";
+  /** List prices (USD per million tokens) of the default models; override with CP_PRICE_*_PER_MTOK. */
+  static final Pricing ANTHROPIC_DEFAULT_PRICING = new Pricing(3.0, 15.0);
+  static final Pricing OPENAI_DEFAULT_PRICING = new Pricing(0.15, 0.60);
+
+  /** TLS for a real Temporal cluster: client certificate and key, and an optional CA. */
+  public record TlsSettings(boolean enabled, Path cert, Path key, Path ca, String serverName) {
+    public static final TlsSettings OFF = new TlsSettings(false, null, null, null, null);
+  }
+
+  public PlaneConfig {
+    env = Map.copyOf(env);
+  }
+
+  /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */
+  public boolean embedded() {
+    return temporalAddress == null;
+  }
+
+  public static PlaneConfig fromEnv(Map<String, String> env) {
+    Path home = home(env);
+    ProviderSelection provider;
+    try {
+      provider = ProviderFactory.select(env);
+    } catch (ProviderConfigException e) {
+      throw new ConfigException(e.variable(), e.getMessage(), e);
+    }
+    LedgerSettings ledgers;
+    WorkerSettings worker;
+    try {
+      ledgers = LedgerSettings.fromEnv(env);
+      worker = WorkerSettings.fromEnv(env);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage().split("[=:]", 2)[0], e.getMessage(), e);
+    }
+    CircuitBreakerConfig breaker = new CircuitBreakerConfig(
+        (int) number(env, "CP_BREAKER_FAILURES", CircuitBreakerConfig.DEFAULT_FAILURE_THRESHOLD),
+        Duration.ofMillis(number(env, "CP_BREAKER_COOLDOWN_MS", CircuitBreakerConfig.DEFAULT_COOLDOWN.toMillis())));
+    Pricing base = provider.type() == ProviderType.ANTHROPIC ? ANTHROPIC_DEFAULT_PRICING
+        : provider.type() == ProviderType.OPENAI ? OPENAI_DEFAULT_PRICING : Pricing.FREE;
+    Pricing pricing = new Pricing(decimal(env, "CP_PRICE_INPUT_PER_MTOK", base.inputPerMillion()),
+        decimal(env, "CP_PRICE_OUTPUT_PER_MTOK", base.outputPerMillion()));
+    String address = blankToNull(env.get("TEMPORAL_ADDRESS"));
+    if (address != null && !address.matches("[A-Za-z0-9._\\-\\[\\]:]+:\\d{1,5}")) {
+      throw new ConfigException("TEMPORAL_ADDRESS", "TEMPORAL_ADDRESS='" + address
+          + "' is not host:port (e.g. localhost:7233); unset it to use the embedded service");
+    }
+    String namespace = env.getOrDefault("TEMPORAL_NAMESPACE", DEFAULT_NAMESPACE);
+    Secret apiKey = env.get("TEMPORAL_API_KEY") == null || env.get("TEMPORAL_API_KEY").isBlank() ? Secret.NONE
+        : Secret.of(env.get("TEMPORAL_API_KEY").trim());
+    return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
+        env);
+  }
+
+  private static Path home(Map<String, String> env) {
+    String raw = env.getOrDefault("CP_HOME", DEFAULT_HOME);
+    if (raw.isBlank()) {
+      throw new ConfigException("CP_HOME", "CP_HOME is empty; set it to a directory for the ledgers (default ./"
+          + DEFAULT_HOME + ")");
+    }
+    Path p;
+    try {
+      p = Path.of(raw).toAbsolutePath().normalize();
+    } catch (RuntimeException e) {
+      throw new ConfigException("CP_HOME", "CP_HOME='" + raw + "' is not a valid path");
+    }
+    if (Files.exists(p) && !Files.isDirectory(p)) {
+      throw new ConfigException("CP_HOME", "CP_HOME=" + p + " exists but is not a directory; point it at a"
+          + " directory for the ledgers");
+    }
+    return p;
+  }
+
+  /** Creates the plane root if needed; a root that cannot be created or written is a ConfigException. */
+  public Path ensureHome() {
+    try {
+      Files.createDirectories(home);
+    } catch (Exception e) {
+      throw new ConfigException("CP_HOME", "cannot create CP_HOME=" + home + ": " + e.getMessage());
+    }
+    if (!Files.isWritable(home)) {
+      throw new ConfigException("CP_HOME", "CP_HOME=" + home + " is not writable by this user");
+    }
+    return home;
+  }
+
+  private static TlsSettings tls(Map<String, String> env) {
+    Path cert = path(env, "TEMPORAL_TLS_CERT");
+    Path key = path(env, "TEMPORAL_TLS_KEY");
+    Path ca = path(env, "TEMPORAL_TLS_CA");
+    boolean flag = "true".equalsIgnoreCase(env.getOrDefault("TEMPORAL_TLS", "false"));
+    if ((cert == null) != (key == null)) {
+      throw new ConfigException(cert == null ? "TEMPORAL_TLS_CERT" : "TEMPORAL_TLS_KEY",
+          "TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (client certificate and its key)");
+    }
+    boolean enabled = flag || cert != null || ca != null || (env.get("TEMPORAL_API_KEY") != null
+        && !env.get("TEMPORAL_API_KEY").isBlank());
+    return enabled ? new TlsSettings(true, cert, key, ca, blankToNull(env.get("TEMPORAL_TLS_SERVER_NAME")))
+        : TlsSettings.OFF;
+  }
+
+  private static Path path(Map<String, String> env, String var) {
+    String v = blankToNull(env.get(var));
+    if (v == null) {
+      return null;
+    }
+    Path p = Path.of(v);
+    if (!Files.isReadable(p)) {
+      throw new ConfigException(var, var + "=" + v + " is not a readable file");
+    }
+    return p;
+  }
+
+  private static long number(Map<String, String> env, String var, long fallback) {
+    String v = blankToNull(env.get(var));
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n <= 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(var, var + "='" + v + "' is not a positive whole number");
+    }
+  }
+
+  private static double decimal(Map<String, String> env, String var, double fallback) {
+    String v = blankToNull(env.get(var));
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (d < 0 || Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new NumberFormatException();
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(var, var + "='" + v + "' is not a price in US dollars per million tokens");
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  /** The effective settings for {@code cpctl config}, secrets masked. */
+  public List<String[]> describe() {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"CP_HOME", home.toString()});
+    rows.add(new String[] {"provider", provider.type().id() + " (" + provider.reason() + ")"});
+    provider.settings().ifPresent(s -> {
+      rows.add(new String[] {"provider base URL", s.baseUrl().toString()});
+      rows.add(new String[] {"model", s.defaultModel()});
+      rows.add(new String[] {"provider API key", s.apiKey().toString()});
+    });
+    rows.add(new String[] {"prices (USD/Mtok in/out)", pricing.inputPerMillion() + " / " + pricing.outputPerMillion()});
+    rows.add(new String[] {"circuit breaker", breaker.failureThreshold() + " failures, " + breaker.cooldown().toMillis()
+        + " ms cooldown"});
+    for (var t : cp.ledger.Tier.values()) {
+      rows.add(new String[] {"ledger " + t.wireName(), ledgers.options(t).durability().name().toLowerCase()});
+    }
+    rows.add(new String[] {"TEMPORAL_ADDRESS", embedded() ? "(unset: embedded in-process service)" : temporalAddress});
+    rows.add(new String[] {"TEMPORAL_NAMESPACE", namespace});
+    rows.add(new String[] {"TEMPORAL_API_KEY", temporalApiKey.toString()});
+    rows.add(new String[] {"TLS", tls.enabled() ? "on" : "off"});
+    rows.add(new String[] {"task queue", worker.taskQueue()});
+    rows.add(new String[] {"LLM call timeout / heartbeat", worker.llmStartToClose().toMillis() + " ms / "
+        + worker.heartbeatTimeout().toMillis() + " ms"});
+    rows.add(new String[] {"LLM max attempts", String.valueOf(worker.llmMaxAttempts())});
+    rows.add(new String[] {"continue-as-new after turns", String.valueOf(worker.continueAsNewAfterTurns())});
+    return rows;
+  }
+}

@@ -1,0 +1,116 @@
+package cp.worker;
+
+import cp.activities.AttentionAssembler;
+import cp.activities.Ho1ActivitiesImpl;
+import cp.activities.Ho2ActivitiesImpl;
+import cp.activities.SessionActivitiesImpl;
+import cp.contracts.Catalog;
+import cp.contracts.PromptRenderer;
+import cp.gateway.CircuitBreaker;
+import cp.gateway.Gateway;
+import cp.gateway.GatewayConfig;
+import cp.gateway.LlmProvider;
+import cp.gateway.OfflineProvider;
+import cp.gateway.OutputValidator;
+import cp.gateway.ProviderFactory;
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
+import cp.tools.ToolExecutor;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Everything a worker process holds: the validated catalog, the plane's ledgers, the gateway
+ * with its provider, the tool executor, and the activity implementations built on them.
+ *
+ * <p>Everything is loaded once at start-up; a bad resource file or configuration stops the
+ * process here with a message naming the file or variable, before any workflow runs.
+ */
+public final class PlaneRuntime implements AutoCloseable {
+  private final PlaneConfig config;
+  private final Catalog catalog;
+  private final Ledgers ledgers;
+  private final Gateway gateway;
+  private final LlmProvider provider;
+  private final ToolExecutor tools;
+  private final Object[] activities;
+
+  private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
+      ToolExecutor tools, Clock clock) {
+    this.config = config;
+    this.catalog = catalog;
+    this.ledgers = ledgers;
+    this.provider = provider;
+    this.gateway = gateway;
+    this.tools = tools;
+    String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
+    this.activities = new Object[] {
+        new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock),
+        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock)),
+        new SessionActivitiesImpl(catalog, ledgers)};
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects. */
+  public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
+    LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
+    return open(config, provider, tools, Clock.systemUTC());
+  }
+
+  /** Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one). */
+  public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
+      Clock clock) {
+    Catalog catalog = Catalog.loadDefault();
+    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    OutputValidator validator = (schema, text) -> {
+      try {
+        return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
+      } catch (IllegalArgumentException e) {
+        return List.of("$: " + e.getMessage());
+      }
+    };
+    Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
+        new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
+        id -> new CircuitBreaker(id, config.breaker()), clock);
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers));
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
+  }
+
+  /** What a tool executor is built from. */
+  public record Deps(Catalog catalog, Ledgers ledgers) {}
+
+  public PlaneConfig config() {
+    return config;
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public Ledgers ledgers() {
+    return ledgers;
+  }
+
+  public Gateway gateway() {
+    return gateway;
+  }
+
+  public LlmProvider provider() {
+    return provider;
+  }
+
+  public ToolExecutor tools() {
+    return tools;
+  }
+
+  /** The activity implementations to register on a worker. */
+  public Object[] activities() {
+    return activities.clone();
+  }
+
+  @Override
+  public void close() {
+    ledgers.close();
+  }
+}

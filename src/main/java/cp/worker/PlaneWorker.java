@@ -1,0 +1,53 @@
+package cp.worker;
+
+import cp.workflows.SessionWorkflowImpl;
+import cp.workflows.TurnWorkflowImpl;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** A started worker: the plane's workflows and activities polling the task queue. */
+public final class PlaneWorker implements AutoCloseable {
+  /** How long a graceful shutdown waits for running activities. */
+  public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+  private final WorkerFactory factory;
+
+  private PlaneWorker(WorkerFactory factory) {
+    this.factory = factory;
+  }
+
+  public static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role) {
+    return start(conn, runtime, role, WorkerFactoryOptions.newBuilder().build());
+  }
+
+  public static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role,
+      WorkerFactoryOptions factoryOptions) {
+    WorkerSettings s = runtime.config().worker();
+    WorkerFactory factory = WorkerFactory.newInstance(conn.client(), factoryOptions);
+    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(conn.isTestServer(), role)), runtime, s);
+    factory.start();
+    return new PlaneWorker(factory);
+  }
+
+  /** Registers the workflows (with the configured activity options) and the activities. */
+  public static void register(Worker worker, PlaneRuntime runtime, WorkerSettings s) {
+    worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(s), SessionWorkflowImpl.class,
+        TurnWorkflowImpl.class);
+    worker.registerActivitiesImplementations(runtime.activities());
+  }
+
+  /** Stops polling and waits (bounded) for activities in flight. */
+  @Override
+  public void close() {
+    factory.shutdown();
+    factory.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops at once, as a crash would (tests). */
+  public void kill() {
+    factory.shutdownNow();
+  }
+}

@@ -2,6 +2,7 @@ package cp.workflows;
 
 import cp.model.TurnInput;
 import cp.model.TurnResult;
+import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -10,4 +11,8 @@ import io.temporal.workflow.WorkflowMethod;
 public interface TurnWorkflow {
   @WorkflowMethod
   TurnResult run(TurnInput input);
+
+  /** The step the turn is in (classify, attention, synthesize, tool, quality gate, done), for progress displays. */
+  @QueryMethod
+  String progress();
 }

@@ -56,15 +56,22 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final List<String> exchangeIds = new ArrayList<>();
   private final List<ToolCallSummary> toolCalls = new ArrayList<>();
   private WoCost spent = WoCost.ZERO;
+  private String step = "starting";
+
+  @Override
+  public String progress() {
+    return step;
+  }
 
   @Override
   public TurnResult run(TurnInput in) {
     AgentProfile p = in.profile();
     Ho2EventLog log = new Ho2EventLog(ho2Local, p.agentClass(), in.sessionId(), in.turn());
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s);
     int seq = 0;
 
     // Step 2a: classify.
+    step = "classify";
     ObjectNode classifyInput = Json.object().put("user_input", in.userMessage());
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
@@ -79,6 +86,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         : Json.object().put("speech_act", "question").put("ambiguity", "high").put("classification_failed", true);
 
     // Step 2b: attention.
+    step = "attention";
     AttentionResult context = ho2Local.attend(new AttentionRequest(in.sessionId(), p.agentClass(),
         p.attentionTemplateId(), in.turn(), in.userMessage()));
 
@@ -89,6 +97,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       if (remaining(in) <= 0) {
         return budgetExhausted(in, log);
       }
+      step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
       ObjectNode input = synthesizeInput(in, classification, context, feedback, p);
       WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
           p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
@@ -97,6 +106,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         return budgetExhausted(in, log);
       }
       failTurnIfFatal(synth);
+      step = "quality gate";
       decision = QualityGate.verify(synth, p.maxResponseChars());
       String traceHash = log.qualityGate(synth, decision, attempt + 1);
       if (decision.accepted()) {
@@ -178,6 +188,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,
       String errorCode) {
+    step = "done";
     long remaining = Math.max(0, remaining(in));
     long used = in.profile().sessionTokenLimit() - remaining;
     return new TurnResult(text, outcome, in.sessionId(), in.turn(), gatePassed,

@@ -33,6 +33,7 @@ import java.util.List;
 public final class WorkOrderRunner {
   private final Ho1Activities remote;
   private final Ho1Activities local;
+  private final java.util.function.Consumer<String> onStep;
 
   /** What running a work order produced, beyond the work order itself. */
   public record Outcome(WorkOrder workOrder, String finalText, List<String> exchangeIds, List<ToolCallSummary> toolCalls) {
@@ -43,8 +44,14 @@ public final class WorkOrderRunner {
   }
 
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local) {
+    this(remote, local, step -> { });
+  }
+
+  /** {@code onStep} hears each step ("synthesize round 2", "tool list_packages") for progress queries. */
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep) {
     this.remote = remote;
     this.local = local;
+    this.onStep = onStep;
   }
 
   /** Runs a work order in state dispatched to a terminal state. */
@@ -72,6 +79,7 @@ public final class WorkOrderRunner {
             + wo.constraints().tokenBudget() + " tokens before round " + round, exchangeIds, toolCalls);
       }
       LlmRoundResult r;
+      onStep.accept(wo.woType().wireName() + (round == 1 ? "" : " round " + round));
       try {
         r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
             wo.constraints().promptContractId(), prepared.promptRef(), transcript, wo.constraints().allowedTools(),
@@ -94,6 +102,7 @@ public final class WorkOrderRunner {
             + " but the work order allows " + turnLimit + " round(s)", exchangeIds, toolCalls);
       }
       for (ToolUse use : r.toolUses()) {
+        onStep.accept("tool " + use.name());
         ToolCallResult t;
         try {
           t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,

@@ -1,5 +1,122 @@
 package cp.cli;
 
-public final class Cpctl {
-  public static void main(String[] args) {}
+import cp.client.ClientException;
+import cp.contracts.CatalogException;
+import cp.ledger.LedgerException;
+import cp.worker.ConfigException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cpctl}: the Control Plane command line.
+ *
+ * <p>Exit codes: 0 success, 1 a failed check (gate, verify, replay, a turn the service could
+ * not run), 2 bad usage or bad input. Errors are one line (what, which input, what to do);
+ * {@code --verbose} adds the stack trace.
+ */
+@Command(name = "cpctl", mixinStandardHelpOptions = true, versionProvider = Cpctl.Version.class,
+    description = "Control Plane: a governed, durable runtime for LLM agents on Temporal.",
+    subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
+        TurnCommand.class, SessionsCommand.class, ShowCommand.class, LedgerCommand.class, GateCheckCommand.class,
+        ReplayCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class Cpctl implements Runnable {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int BAD_INPUT = 2;
+
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT, description = "Print stack traces on errors.")
+  boolean verbose;
+
+  final Map<String, String> env;
+  final InputStream in;
+  final PrintStream out;
+  final PrintStream err;
+
+  Cpctl(Map<String, String> env, InputStream in, PrintStream out, PrintStream err) {
+    this.env = Map.copyOf(env);
+    this.in = in;
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(out);
+  }
+
+  public static void main(String[] args) {
+    int code = run(args, System.getenv(), System.in, System.out, System.err);
+    System.out.flush();
+    System.exit(code);
+  }
+
+  /** Runs cpctl with explicit environment and streams (tests call this in-process). */
+  public static int run(String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err) {
+    Cpctl root = new Cpctl(env, in, out, err);
+    CommandLine cl = new CommandLine(root);
+    cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cl.setParameterExceptionHandler((ex, a) -> {
+      err.println("cpctl: " + ex.getMessage());
+      err.println("Run '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+      return BAD_INPUT;
+    });
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      err.println("cpctl: " + oneLine(ex));
+      if (root.verbose) {
+        ex.printStackTrace(err);
+      }
+      return exitCode(ex);
+    });
+    return cl.execute(args);
+  }
+
+  static int exitCode(Throwable ex) {
+    if (ex instanceof ConfigException || ex instanceof CatalogException || ex instanceof IllegalArgumentException
+        || ex instanceof UsageException) {
+      return BAD_INPUT;
+    }
+    if (ex instanceof ClientException ce) {
+      return ce.kind() == ClientException.Kind.UNAVAILABLE ? FAILED : BAD_INPUT;
+    }
+    if (ex instanceof LedgerException) {
+      return FAILED;
+    }
+    return FAILED;
+  }
+
+  static String oneLine(Throwable ex) {
+    String msg = ex.getMessage();
+    if (msg == null || msg.isBlank()) {
+      msg = ex.getClass().getSimpleName();
+    }
+    if (ex instanceof CatalogException) {
+      return "the plane's resource files are invalid:\n  " + msg.replace("\n", "\n  ");
+    }
+    return msg.replace('\n', ' ');
+  }
+
+  /** A problem with how a command was used that picocli cannot see (e.g. a needed service is missing). */
+  static final class UsageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** Version from the jar manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Cpctl.class.getPackage().getImplementationVersion();
+      return new String[] {"cpctl " + (v == null ? "dev" : v)};
+    }
+  }
 }

@@ -1,0 +1,33 @@
+package cp.cli;
+
+import cp.worker.PlaneConfig;
+import java.io.PrintStream;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** Base of every cpctl command: access to the root's environment and streams. */
+abstract class CliCommand {
+  @Spec
+  CommandSpec spec;
+
+  Cpctl root() {
+    return (Cpctl) spec.root().userObject();
+  }
+
+  Map<String, String> env() {
+    return root().env;
+  }
+
+  PrintStream out() {
+    return root().out;
+  }
+
+  PrintStream err() {
+    return root().err;
+  }
+
+  PlaneConfig config() {
+    return PlaneConfig.fromEnv(env());
+  }
+}

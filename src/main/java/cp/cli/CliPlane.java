@@ -1,0 +1,85 @@
+package cp.cli;
+
+import cp.client.ControlPlaneClient;
+import cp.contracts.Catalog;
+import cp.worker.PlaneConfig;
+import cp.worker.PlaneRuntime;
+import cp.worker.PlaneWorker;
+import cp.worker.TemporalConnection;
+import cp.tools.ToolDispatcher;
+
+/**
+ * What a client command connects to. Without {@code TEMPORAL_ADDRESS} that is an in-process
+ * Temporal service with its own worker (the plane runs inside this process); with it, only a
+ * client of the service named there.
+ */
+final class CliPlane implements AutoCloseable {
+  final PlaneConfig config;
+  final TemporalConnection connection;
+  final Catalog catalog;
+  final PlaneRuntime runtime;
+  final PlaneWorker worker;
+  final ControlPlaneClient client;
+
+  private CliPlane(PlaneConfig config, TemporalConnection connection, Catalog catalog, PlaneRuntime runtime,
+      PlaneWorker worker) {
+    this.config = config;
+    this.connection = connection;
+    this.catalog = catalog;
+    this.runtime = runtime;
+    this.worker = worker;
+    this.client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(), catalog.agentClasses(),
+        config.worker().continueAsNewAfterTurns());
+  }
+
+  /** Connects; with the embedded service, also starts the runtime and a worker in this process. */
+  static CliPlane open(PlaneConfig config) {
+    Catalog catalog = Catalog.loadDefault();
+    PlaneRuntime runtime = null;
+    if (config.embedded()) {
+      runtime = PlaneRuntime.open(config, ToolDispatcher::forRuntime);
+    }
+    TemporalConnection conn;
+    try {
+      conn = TemporalConnection.open(config);
+    } catch (RuntimeException e) {
+      if (runtime != null) {
+        runtime.close();
+      }
+      throw e;
+    }
+    PlaneWorker worker = null;
+    try {
+      if (conn.isEmbedded()) {
+        conn.ensureSearchAttributes();
+        worker = PlaneWorker.start(conn, runtime, "chat");
+      }
+      return new CliPlane(config, conn, catalog, runtime, worker);
+    } catch (RuntimeException e) {
+      conn.close();
+      if (runtime != null) {
+        runtime.close();
+      }
+      throw e;
+    }
+  }
+
+  /** Refuses commands that need sessions living in a shared service when there is none. */
+  static void requireSharedService(PlaneConfig config, String command) {
+    if (config.embedded()) {
+      throw new Cpctl.UsageException("'cpctl " + command + "' needs a running Temporal service shared with a worker:"
+          + " set TEMPORAL_ADDRESS (e.g. run 'cpctl dev-server' and 'cpctl worker' first), or use 'cpctl chat'");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (worker != null) {
+      worker.close();
+    }
+    connection.close();
+    if (runtime != null) {
+      runtime.close();
+    }
+  }
+}

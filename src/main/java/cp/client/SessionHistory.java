@@ -1,0 +1,214 @@
+package cp.client;
+
+import cp.contracts.PromptRenderer;
+import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerQuery;
+import cp.ledger.Ledgers;
+import cp.ledger.Tier;
+import cp.model.Json;
+import cp.workflows.ContractIds;
+import cp.workflows.WorkOrderIds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A session as the ledgers remember it: its turns with input, reply, outcome, work-order
+ * chain, tokens, cost, degradations and escalations. It needs no Temporal service, so it works
+ * for sessions long gone from the embedded service's memory.
+ */
+public final class SessionHistory {
+  private SessionHistory() {}
+
+  /** One work order of a turn. */
+  public record WoView(String woId, String type, String state, String errorCode) {}
+
+  /** One turn. */
+  public record TurnView(int turn, String input, String reply, String outcome, List<WoView> chain, long inputTokens,
+      long outputTokens, double cost, int llmCalls, int toolCalls, List<String> degradations, boolean escalated) {}
+
+  /** A whole session. */
+  public record SessionView(String sessionId, String agentClass, String startedAt, String endedAt, String endReason,
+      List<TurnView> turns) {
+    public long totalTokens() {
+      return turns.stream().mapToLong(t -> t.inputTokens() + t.outputTokens()).sum();
+    }
+
+    public double totalCost() {
+      return turns.stream().mapToDouble(TurnView::cost).sum();
+    }
+  }
+
+  /** One line of {@code cpctl sessions}. */
+  public record Listing(String sessionId, String agentClass, String startedAt, String endedAt, String endReason) {}
+
+  /** Sessions recorded in the HOT ledger (SESSION_START / SESSION_END), oldest first. */
+  public static List<Listing> list(Ledgers ledgers) {
+    Map<String, Listing> out = new java.util.LinkedHashMap<>();
+    var hot = ledgers.existing(Tier.HOT, null);
+    if (hot.isEmpty()) {
+      return List.of();
+    }
+    for (LedgerEntry e : hot.get().byEventType("SESSION_START")) {
+      out.put(e.sessionId(), new Listing(e.sessionId(), e.metaText("agent_class"), e.timestamp(), null, null));
+    }
+    for (LedgerEntry e : hot.get().byEventType("SESSION_END")) {
+      Listing l = out.get(e.sessionId());
+      if (l != null) {
+        out.put(e.sessionId(), new Listing(l.sessionId(), l.agentClass(), l.startedAt(), e.timestamp(),
+            e.metaText("end_reason")));
+      }
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  public static Optional<SessionView> load(Ledgers ledgers, String sessionId) {
+    var hotOpt = ledgers.existing(Tier.HOT, null);
+    if (hotOpt.isEmpty()) {
+      return Optional.empty();
+    }
+    List<LedgerEntry> hot = hotOpt.get().bySession(sessionId);
+    LedgerEntry start = hot.stream().filter(e -> e.eventType().equals("SESSION_START")).findFirst().orElse(null);
+    if (start == null && hot.isEmpty()) {
+      return Optional.empty();
+    }
+    String agentClass = start == null ? null : start.metaText("agent_class");
+    LedgerEntry end = hot.stream().filter(e -> e.eventType().equals("SESSION_END")).findFirst().orElse(null);
+    Map<Integer, Builder> turns = new TreeMap<>();
+    for (LedgerEntry e : hot) {
+      if (e.eventType().equals("EXCHANGE")) {
+        int t = WorkOrderIds.turnOf(e.metaText("work_order_id"));
+        if (t > 0) {
+          turns.computeIfAbsent(t, Builder::new).exchange(e);
+        }
+      } else if (e.eventType().equals("DEGRADATION")) {
+        int t = e.meta("turn") == null ? -1 : e.meta("turn").asInt();
+        turns.computeIfAbsent(t, Builder::new).degradations.add(e.reason());
+      }
+    }
+    if (agentClass != null) {
+      ledgers.existing(Tier.HO2, agentClass).ifPresent(ho2 -> {
+        for (LedgerEntry e : ho2.bySession(sessionId)) {
+          int t = e.meta("turn") == null ? -1 : e.meta("turn").asInt();
+          Builder b = turns.computeIfAbsent(t, Builder::new);
+          switch (e.eventType()) {
+            case "WO_PLANNED" -> b.planned(e);
+            case "WO_CHAIN_COMPLETE" -> b.outcome = e.metaText("outcome");
+            case "ESCALATION" -> b.escalated = true;
+            default -> { }
+          }
+        }
+      });
+    }
+    ledgers.existing(Tier.HO1, null).ifPresent(ho1 -> {
+      for (LedgerEntry e : ho1.query(LedgerQuery.session(sessionId))) {
+        if (e.eventType().equals("WO_COMPLETED") || e.eventType().equals("WO_FAILED")) {
+          int t = WorkOrderIds.turnOf(e.workOrderId());
+          turns.computeIfAbsent(t, Builder::new).finished(e);
+        } else if (e.eventType().equals("TOOL_CALL")) {
+          turns.computeIfAbsent(WorkOrderIds.turnOf(e.workOrderId()), Builder::new).toolCalls++;
+        }
+      }
+    });
+    List<TurnView> views = new ArrayList<>();
+    turns.values().stream().filter(b -> b.turn > 0).forEach(b -> views.add(b.build()));
+    return Optional.of(new SessionView(sessionId, agentClass, start == null ? null : start.timestamp(),
+        end == null ? null : end.timestamp(), end == null ? null : end.metaText("end_reason"), views));
+  }
+
+  private static final class Builder {
+    final int turn;
+    String input;
+    String reply;
+    String outcome;
+    final Map<String, WoView> chain = new java.util.LinkedHashMap<>();
+    long in;
+    long out;
+    double cost;
+    int llmCalls;
+    int toolCalls;
+    final List<String> degradations = new ArrayList<>();
+    boolean escalated;
+    boolean degradedAnswer;
+
+    Builder(int turn) {
+      this.turn = turn;
+    }
+
+    void exchange(LedgerEntry e) {
+      in += num(e, "input_tokens");
+      out += num(e, "output_tokens");
+      cost += e.meta("cost") == null ? 0 : e.meta("cost").asDouble();
+      if (!"success".equals(e.metaText("outcome"))) {
+        return;
+      }
+      llmCalls++;
+      String contract = e.metaText("contract_id");
+      boolean synth = ContractIds.SYNTHESIZE.equals(contract);
+      boolean degraded = ContractIds.DEGRADED.equals(contract);
+      if ((synth || degraded) && input == null) {
+        input = userInput(e);
+      }
+      if ((synth || degraded) && !"tool_use".equals(e.metaText("finish_reason"))) {
+        reply = answer(e, synth);
+        degradedAnswer = degraded;
+      }
+      if (ContractIds.CLASSIFY.equals(contract) && input == null) {
+        input = userInput(e);
+      }
+    }
+
+    void planned(LedgerEntry e) {
+      String wo = e.workOrderId();
+      chain.putIfAbsent(wo, new WoView(wo, e.metaText("wo_type"), "planned", null));
+    }
+
+    void finished(LedgerEntry e) {
+      String wo = e.workOrderId();
+      WoView old = chain.get(wo);
+      String type = old != null ? old.type() : e.metaText("wo_type");
+      chain.put(wo, new WoView(wo, type, e.eventType().equals("WO_COMPLETED") ? "completed" : "failed",
+          e.metaText("error_code")));
+    }
+
+    TurnView build() {
+      String o = outcome;
+      if (o == null && !degradations.isEmpty()) {
+        o = degradedAnswer ? "degraded" : "error";
+      }
+      return new TurnView(turn, input, reply, o == null ? "unknown" : o, List.copyOf(chain.values()), in, out, cost,
+          llmCalls, toolCalls, List.copyOf(degradations), escalated);
+    }
+
+    private static long num(LedgerEntry e, String f) {
+      return e.meta(f) == null ? 0 : e.meta(f).asLong();
+    }
+
+    private static String userInput(LedgerEntry e) {
+      String text = e.meta("prompt").path("messages").path(0).path("content").path(0).path("text").asText("");
+      String json = PromptRenderer.extractInputJson(text);
+      if (json == null) {
+        return text;
+      }
+      try {
+        return Json.parse(json).path("user_input").asText(text);
+      } catch (IllegalArgumentException x) {
+        return text;
+      }
+    }
+
+    private static String answer(LedgerEntry e, boolean synth) {
+      String r = e.metaText("response");
+      if (r == null || !synth) {
+        return r;
+      }
+      try {
+        return PromptRenderer.parseModelJson(r).path("response_text").asText(r);
+      } catch (IllegalArgumentException x) {
+        return r;
+      }
+    }
+  }
+}

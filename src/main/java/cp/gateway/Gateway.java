@@ -125,6 +125,10 @@ public final class Gateway {
     } catch (ProviderException e) {
       if (countsAgainstHealth(e.kind())) {
         breaker.onFailure();
+      } else {
+        // The provider answered, on the request's merits, so it is up. Reporting no outcome
+        // would leave a half-open circuit waiting for this trial forever.
+        breaker.onSuccess();
       }
       long latency = clock.millis() - start;
       String code = e.kind().name().toLowerCase(java.util.Locale.ROOT);

@@ -104,7 +104,7 @@ public final class Gateway {
       if (done.isPresent()) {
         LOG.info("exchange for {} already recorded as {}; replaying it instead of calling the provider again",
             request.activityId(), done.get());
-        return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow());
+        return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow(), request.tokenBudgetRemaining());
       }
     }
 

@@ -139,8 +139,13 @@ final class ExchangeRecords {
         .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(PROMPT_REJECTED, r)).build();
   }
 
-  /** Rebuilds the response a completed exchange returned, for a retried activity. */
-  static PromptResponse replay(LedgerEntry e) {
+  /**
+   * Rebuilds the response a completed exchange returned, for a retried activity.
+   *
+   * @param budgetBefore the request's token budget before the call (null: none), from which
+   *     the original response's budget_remaining is recomputed
+   */
+  static PromptResponse replay(LedgerEntry e, Long budgetBefore) {
     JsonNode blocks = e.meta("response_blocks");
     List<ContentBlock> content = new ArrayList<>();
     if (blocks != null && blocks.isArray()) {
@@ -157,10 +162,12 @@ final class ExchangeRecords {
     if (errs != null) {
       errs.forEach(x -> errors.add(x.asText()));
     }
-    return new PromptResponse(RouteOutcome.SUCCESS, content, longMeta(e, "input_tokens"),
-        longMeta(e, "output_tokens"), e.metaText("model_id"), e.metaText("provider_id"),
+    long in = longMeta(e, "input_tokens");
+    long out = longMeta(e, "output_tokens");
+    Long budgetLeft = budgetBefore == null ? null : budgetBefore - in - out;
+    return new PromptResponse(RouteOutcome.SUCCESS, content, in, out, e.metaText("model_id"), e.metaText("provider_id"),
         e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
-        e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, null, true,
+        e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, budgetLeft, true,
         e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble());
   }
 

@@ -1,5 +1,6 @@
 package cp.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.Ledger;
 import cp.model.ContentBlock;
@@ -103,7 +104,7 @@ public final class Gateway {
       if (done.isPresent()) {
         LOG.info("exchange for {} already recorded as {}; replaying it instead of calling the provider again",
             request.activityId(), done.get());
-        return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow());
+        return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow(), request.tokenBudgetRemaining());
       }
     }
 
@@ -125,6 +126,10 @@ public final class Gateway {
     } catch (ProviderException e) {
       if (countsAgainstHealth(e.kind())) {
         breaker.onFailure();
+      } else {
+        // The provider answered, on the request's merits, so it is up. Reporting no outcome
+        // would leave a half-open circuit waiting for this trial forever.
+        breaker.onSuccess();
       }
       long latency = clock.millis() - start;
       String code = e.kind().name().toLowerCase(java.util.Locale.ROOT);
@@ -146,7 +151,7 @@ public final class Gateway {
     List<String> outputErrors = List.of();
     boolean hasToolUse = reply.content().stream().anyMatch(ContentBlock::isToolUse);
     if (sized.structuredOutput() && sized.outputSchema() != null && !hasToolUse) {
-      outputErrors = validator.validate(sized.outputSchema(), ExchangeRecords.text(reply.content()));
+      outputErrors = validateOutput(sized.outputSchema(), ExchangeRecords.text(reply.content()));
       outputValid = outputErrors.isEmpty();
     }
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
@@ -165,6 +170,20 @@ public final class Gateway {
       case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, INVALID_RESPONSE -> true;
       default -> false;
     };
+  }
+
+  /**
+   * The validator's verdict on the output. A validator that throws (text that is not JSON at
+   * all, say) makes the output invalid; it must not lose the exchange the provider was already
+   * paid for.
+   */
+  private List<String> validateOutput(JsonNode schema, String text) {
+    try {
+      return validator.validate(schema, text);
+    } catch (RuntimeException e) {
+      String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+      return List.of("output could not be validated: " + why);
+    }
   }
 
   private Optional<String> validate(PromptRequest r, String providerId) {

@@ -181,7 +181,8 @@ final class GatewayHarness {
    */
   static ProviderException providerError(ProviderErrorKind kind, int httpStatus, Duration retryAfter,
       String message) {
-    return new ProviderException(kind, httpStatus, retryAfter, message);
+    return ProviderException.builder(PROVIDER, kind).httpStatus(httpStatus)
+        .retryAfter(java.util.Optional.ofNullable(retryAfter)).message(message).build();
   }
 
   static Set<String> fieldNames(JsonNode node) {

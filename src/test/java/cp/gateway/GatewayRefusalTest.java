@@ -81,7 +81,7 @@ class GatewayRefusalTest {
 
   @Test
   void budgetNotAboveTheEstimate_isRejectedAsBudgetExhausted_withoutAProviderCall() {
-    long estimate = TokenEstimate.inputTokens(request().build());
+    long estimate = TokenEstimate.ofPrompt(request().build());
     PromptResponse equal = h.route(request().tokenBudgetRemaining(estimate));
     PromptResponse below = h.route(request().tokenBudgetRemaining(estimate - 1));
 
@@ -96,7 +96,7 @@ class GatewayRefusalTest {
 
   @Test
   void budgetSmallerThanMaxTokens_capsTheMaxTokensTheProviderReceives() {
-    long estimate = TokenEstimate.inputTokens(request().build());
+    long estimate = TokenEstimate.ofPrompt(request().build());
     h.provider.answers(reply("ok")).answers(reply("ok"));
 
     h.route(request().maxTokens(1024).tokenBudgetRemaining(estimate + 200));

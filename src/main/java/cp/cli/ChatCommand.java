@@ -1,0 +1,171 @@
+package cp.cli;
+
+import cp.client.ClientException;
+import cp.model.SessionSummary;
+import cp.model.TurnResult;
+import cp.workflows.TurnWorkflow;
+import cp.workflows.WorkOrderIds;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * An interactive session. With no TEMPORAL_ADDRESS everything runs in this process (embedded
+ * Temporal service, worker, client) and needs no API key: the offline provider answers.
+ * Standard input may be piped (one turn per line); progress goes to stderr only when it is a
+ * terminal, so piped output stays clean.
+ */
+@Command(name = "chat", mixinStandardHelpOptions = true,
+    description = "Chat with an agent (admin> prompt); 'exit', 'quit' or end of input ends the session.")
+final class ChatCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  /** How often the progress display asks the turn which step it is in. */
+  static final long PROGRESS_POLL_MS = 150;
+  /** How long Ctrl-C waits to end the session cleanly before the process exits. */
+  static final long SHUTDOWN_END_WAIT_MS = 3_000;
+
+  @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT). Default: ${DEFAULT-VALUE}.")
+  String agent;
+
+  @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
+  String session;
+
+  @Override
+  public Integer call() throws Exception {
+    var cfg = config();
+    if (session != null) {
+      CliPlane.requireSharedService(cfg, "chat --session");
+    }
+    boolean interactive = System.console() != null && root().in == System.in;
+    PrintStream out = out();
+    try (CliPlane plane = CliPlane.open(cfg)) {
+      String sid = session != null ? session : plane.client.startSession(agent);
+      String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
+      String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";
+      AtomicBoolean ended = new AtomicBoolean();
+      Thread hook = new Thread(() -> endQuietly(plane, sid, ended), "cpctl-chat-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      if (interactive) {
+        out.println("Control Plane chat: agent " + agentClass + ", session " + sid + ", provider "
+            + cfg.provider().type().id() + ", Temporal " + (cfg.embedded() ? "embedded in-process" : cfg.temporalAddress())
+            + ". Type 'exit' or 'quit' to end.");
+      }
+      LineInput input = new LineInput(root().in);
+      int lineNo = 0;
+      while (true) {
+        if (interactive) {
+          out.print(prompt);
+          out.flush();
+        }
+        LineInput.Line line = input.next();
+        if (line == null) {
+          break;
+        }
+        lineNo++;
+        if (line.problem() != null) {
+          err().println("cpctl: input line " + lineNo + " skipped: " + line.problem());
+          continue;
+        }
+        String text = line.text();
+        String cmd = text.trim().toLowerCase(Locale.ROOT);
+        if (cmd.equals("exit") || cmd.equals("quit")) {
+          break;
+        }
+        if (text.isBlank()) {
+          continue;
+        }
+        runTurn(plane, sid, text, out, interactive);
+      }
+      if (ended.compareAndSet(false, true)) {
+        SessionSummary s = plane.client.end(sid);
+        out.println(String.format(Locale.ROOT, "Session %s ended: %d turn(s), %d tokens, $%.4f.", sid, s.turns(),
+            s.tokensUsed(), s.cost()));
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // Already shutting down.
+      }
+    }
+    return Cpctl.OK;
+  }
+
+  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive)
+      throws InterruptedException {
+    int turn = plane.client.state(sid).turns() + 1;
+    CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text));
+    Progress progress = new Progress(err(), interactive);
+    String childId = WorkOrderIds.turnWorkflow(sid, turn);
+    while (true) {
+      try {
+        TurnResult r = result.get(PROGRESS_POLL_MS, TimeUnit.MILLISECONDS);
+        progress.clear();
+        TurnPrinter.print(out, r);
+        return;
+      } catch (TimeoutException e) {
+        progress.show(step(plane, childId));
+      } catch (ExecutionException e) {
+        progress.clear();
+        Throwable cause = e.getCause();
+        if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
+          err().println("cpctl: " + ce.getMessage());
+          return;
+        }
+        throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause);
+      }
+    }
+  }
+
+  private static String step(CliPlane plane, String childId) {
+    try {
+      return plane.connection.client().newWorkflowStub(TurnWorkflow.class, childId).progress();
+    } catch (RuntimeException e) {
+      return "starting";
+    }
+  }
+
+  private static void endQuietly(CliPlane plane, String sid, AtomicBoolean ended) {
+    if (!ended.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      CompletableFuture.runAsync(() -> plane.client.end(sid)).get(SHUTDOWN_END_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      // The process is exiting; the ledgers are consistent whether or not SESSION_END made it.
+    }
+  }
+
+  /** Shows the turn's steps on stderr when it is a terminal; prints nothing otherwise. */
+  static final class Progress {
+    private final PrintStream err;
+    private final boolean enabled;
+    private String last = "";
+
+    Progress(PrintStream err, boolean enabled) {
+      this.err = err;
+      this.enabled = enabled;
+    }
+
+    void show(String step) {
+      if (!enabled || step == null || step.equals(last)) {
+        return;
+      }
+      last = step;
+      err.print("\r\033[2K  … " + step);
+      err.flush();
+    }
+
+    void clear() {
+      if (enabled && !last.isEmpty()) {
+        err.print("\r\033[2K");
+        err.flush();
+      }
+    }
+  }
+
+}

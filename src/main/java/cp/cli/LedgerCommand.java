@@ -1,0 +1,155 @@
+package cp.cli;
+
+import cp.ledger.Ledger;
+import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerQuery;
+import cp.ledger.LedgerSettings;
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
+import cp.ledger.Tier;
+import cp.ledger.VerifyResult;
+import cp.model.Json;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Read, verify and repair the tier ledgers under CP_HOME. */
+@Command(name = "ledger", mixinStandardHelpOptions = true, description = "Query, verify or repair the ledgers.",
+    subcommands = {LedgerCommand.Query.class, LedgerCommand.Verify.class, LedgerCommand.Repair.class})
+final class LedgerCommand extends CliCommand implements Runnable {
+  @Override
+  public void run() {
+    spec.commandLine().usage(out());
+  }
+
+  static Ledgers open(CliCommand c) {
+    var cfg = c.config();
+    return new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(c.env()));
+  }
+
+  static Tier tier(String value) {
+    return Tier.parse(value);
+  }
+
+  /** The ledger named by --tier/--agent-class, if its file exists. */
+  static Optional<Ledger> named(Ledgers ledgers, String tier, String agentClass) {
+    Tier t = tier(tier);
+    String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
+        : agentClass.toUpperCase(Locale.ROOT)) : null;
+    return ledgers.existing(t, cls);
+  }
+
+  @Command(name = "query", mixinStandardHelpOptions = true, description = "Print ledger entries, oldest first.")
+  static final class Query extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    /** Entries printed when --limit is not given. */
+    static final int DEFAULT_LIMIT = 20;
+
+    @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
+    String tier;
+
+    @Option(names = "--agent-class", description = "For ho2: whose ledger (default ADMIN); other tiers: entries of this class.")
+    String agentClass;
+
+    @Option(names = "--event", description = "Only this event type (e.g. EXCHANGE).")
+    String event;
+
+    @Option(names = "--session", description = "Only this session (SES-xxxxxxxx).")
+    String session;
+
+    @Option(names = "--limit", defaultValue = "" + DEFAULT_LIMIT, description = "The last N matches (0: all). Default: ${DEFAULT-VALUE}.")
+    int limit;
+
+    @Option(names = "--json", description = "One JSON object per line, as stored.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      if (limit < 0) {
+        throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
+      }
+      try (Ledgers ledgers = open(this)) {
+        Optional<Ledger> l = named(ledgers, tier, agentClass);
+        if (l.isEmpty()) {
+          if (!json) {
+            out().println("no " + tier + " ledger under " + ledgers.layout().root() + " yet");
+          }
+          return Cpctl.OK;
+        }
+        List<LedgerEntry> entries = l.get().query(new LedgerQuery(event, session, null, 0));
+        if (agentClass != null && tier(tier) != Tier.HO2) {
+          String cls = agentClass.toUpperCase(Locale.ROOT);
+          entries = entries.stream().filter(e -> cls.equals(e.metaText("agent_class"))).toList();
+        }
+        if (limit > 0 && entries.size() > limit) {
+          entries = entries.subList(entries.size() - limit, entries.size());
+        }
+        for (LedgerEntry e : entries) {
+          if (json) {
+            out().println(Json.write(e.toJson(true)));
+          } else {
+            String wo = e.workOrderId();
+            out().printf("%s  %-10s %-18s %-10s %s%s%s%n", e.timestamp(), e.entryId().length() > 10
+                ? e.entryId().substring(0, 10) : e.entryId(), e.eventType(), e.decision(), e.reason(),
+                e.sessionId() == null ? "" : "  " + e.sessionId(), wo == null ? "" : "  " + wo);
+          }
+        }
+      }
+      return Cpctl.OK;
+    }
+  }
+
+  @Command(name = "verify", mixinStandardHelpOptions = true,
+      description = "Verify the hash chain of every ledger under CP_HOME (exit 1 and the first bad line on tampering).")
+  static final class Verify extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    @Override
+    public Integer call() {
+      int failures = 0;
+      try (Ledgers ledgers = open(this)) {
+        var all = ledgers.all();
+        if (all.isEmpty()) {
+          out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
+          return Cpctl.OK;
+        }
+        for (var e : all) {
+          VerifyResult r = e.getValue().verify();
+          String rel = ledgers.layout().relative(e.getKey().path());
+          if (r.ok()) {
+            out().printf("OK    %-12s %s  (%d entries)%n", e.getKey().label(), rel, r.entries());
+          } else {
+            failures++;
+            out().printf("FAIL  %-12s %s  line %d: %s%n", e.getKey().label(), rel, r.firstBadLine(), r.reason());
+          }
+        }
+      }
+      return failures == 0 ? Cpctl.OK : Cpctl.FAILED;
+    }
+  }
+
+  @Command(name = "repair", mixinStandardHelpOptions = true,
+      description = "Move a broken chain's bad lines (from the first bad one) to a quarantine file and reopen it for appends.")
+  static final class Repair extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
+    String tier;
+
+    @Option(names = "--agent-class", description = "For ho2: whose ledger (default ADMIN).")
+    String agentClass;
+
+    @Override
+    public Integer call() {
+      try (Ledgers ledgers = open(this)) {
+        Ledger l = named(ledgers, tier, agentClass).orElseThrow(() -> new IllegalArgumentException(
+            "there is no " + tier + " ledger under " + ledgers.layout().root()));
+        var q = l.repair();
+        if (q.isEmpty()) {
+          out().println("intact: " + ledgers.layout().relative(l.path()) + " needs no repair");
+        } else {
+          out().println("repaired: " + ledgers.layout().relative(l.path()) + "; the bad lines are kept in "
+              + ledgers.layout().relative(q.get()) + " and a LEDGER_REPAIRED entry records it");
+        }
+      }
+      return Cpctl.OK;
+    }
+  }
+}

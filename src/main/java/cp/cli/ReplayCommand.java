@@ -1,0 +1,71 @@
+package cp.cli;
+
+import cp.worker.HistoryReplayer;
+import cp.worker.TemporalConnection;
+import cp.workflows.WorkOrderIds;
+import io.temporal.common.WorkflowExecutionHistory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Replays recorded histories against this build's workflow code: exit 1 if any diverges. */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Replay a recorded history (a JSON file from 'temporal workflow show --output json' or"
+        + " client.fetchHistory) or a live session's histories against the current code.")
+final class ReplayCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  @Parameters(arity = "0..1", paramLabel = "FILE", description = "A history JSON file.")
+  Path file;
+
+  @Option(names = "--session", description = "Fetch the session's history and its turns' from TEMPORAL_ADDRESS.")
+  String session;
+
+  @Override
+  public Integer call() throws Exception {
+    if ((file == null) == (session == null)) {
+      throw new IllegalArgumentException("give either a history FILE or --session SESSION_ID");
+    }
+    List<WorkflowExecutionHistory> histories = new ArrayList<>();
+    if (file != null) {
+      if (!Files.isReadable(file)) {
+        throw new IllegalArgumentException("history file " + file + " does not exist or is not readable");
+      }
+      try {
+        histories.add(WorkflowExecutionHistory.fromJson(Files.readString(file)));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("history file " + file + " is not a Temporal history in JSON: "
+            + Cpctl.oneLine(e));
+      }
+    } else {
+      var cfg = config();
+      CliPlane.requireSharedService(cfg, "replay --session");
+      try (TemporalConnection conn = TemporalConnection.open(cfg)) {
+        histories.add(conn.client().fetchHistory(session));
+        for (int n = 1; ; n++) {
+          try {
+            histories.add(conn.client().fetchHistory(WorkOrderIds.turnWorkflow(session, n)));
+          } catch (RuntimeException e) {
+            break;
+          }
+        }
+      }
+    }
+    int bad = 0;
+    try (HistoryReplayer replayer = new HistoryReplayer()) {
+      for (WorkflowExecutionHistory h : histories) {
+        HistoryReplayer.Outcome o = replayer.replay(h);
+        if (o.ok()) {
+          out().printf("OK    %-28s %-16s %d events: deterministic%n", o.workflowId(), o.workflowType(),
+              h.getEvents().size());
+        } else {
+          bad++;
+          out().printf("FAIL  %-28s %-16s %s%n", o.workflowId(), o.workflowType(), o.problem().replace('\n', ' '));
+        }
+      }
+    }
+    return bad == 0 ? Cpctl.OK : Cpctl.FAILED;
+  }
+}

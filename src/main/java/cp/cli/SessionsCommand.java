@@ -1,0 +1,59 @@
+package cp.cli;
+
+import cp.client.SessionHistory;
+import cp.ledger.LedgerSettings;
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
+import cp.worker.TemporalConnection;
+import cp.workflows.CpSearchAttributes;
+import io.temporal.client.WorkflowExecutionMetadata;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Lists sessions: from Temporal's visibility store on a real server, else (embedded service,
+ * dev-server, or no service) from the HOT ledger's SESSION_START / SESSION_END records.
+ */
+@Command(name = "sessions", mixinStandardHelpOptions = true, description = "List sessions.")
+final class SessionsCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  /** Most sessions listed from the visibility store. */
+  static final int MAX_LISTED = 200;
+
+  @Option(names = "--ledger", description = "Read the HOT ledger even when a visibility store is available.")
+  boolean ledgerOnly;
+
+  @Override
+  public Integer call() {
+    var cfg = config();
+    if (!cfg.embedded() && !ledgerOnly) {
+      try (TemporalConnection conn = TemporalConnection.open(cfg)) {
+        if (!conn.isTestServer()) {
+          List<WorkflowExecutionMetadata> runs = conn.client()
+              .listExecutions("WorkflowType='SessionWorkflow'").limit(MAX_LISTED).toList();
+          out().printf("%-14s %-10s %-10s %-6s %s%n", "SESSION", "AGENT", "STATUS", "TURN", "STARTED");
+          for (WorkflowExecutionMetadata m : runs) {
+            var sa = m.getTypedSearchAttributes();
+            out().printf("%-14s %-10s %-10s %-6s %s%n", m.getExecution().getWorkflowId(),
+                sa.get(CpSearchAttributes.AGENT_CLASS), m.getStatus().name().replace("WORKFLOW_EXECUTION_STATUS_", ""),
+                sa.get(CpSearchAttributes.TURN), m.getStartTime());
+          }
+          return Cpctl.OK;
+        }
+      }
+    }
+    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+      List<SessionHistory.Listing> list = SessionHistory.list(ledgers);
+      if (list.isEmpty()) {
+        out().println("no sessions recorded under " + cfg.home());
+        return Cpctl.OK;
+      }
+      out().printf("%-14s %-10s %-28s %-28s %s%n", "SESSION", "AGENT", "STARTED", "ENDED", "REASON");
+      for (SessionHistory.Listing l : list) {
+        out().printf("%-14s %-10s %-28s %-28s %s%n", l.sessionId(), l.agentClass(), l.startedAt(),
+            l.endedAt() == null ? "(open or interrupted)" : l.endedAt(), l.endReason() == null ? "" : l.endReason());
+      }
+    }
+    return Cpctl.OK;
+  }
+}

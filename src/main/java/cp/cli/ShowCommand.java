@@ -1,0 +1,65 @@
+package cp.cli;
+
+import cp.client.SessionHistory;
+import cp.ledger.LedgerSettings;
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
+import cp.model.Json;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** A session's turns as the ledgers recorded them; needs no Temporal service. */
+@Command(name = "show", mixinStandardHelpOptions = true,
+    description = "Show a session's turns: input, reply, outcome, WO chain, tokens, cost, degradations, escalations.")
+final class ShowCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  /** Replies longer than this are cut in the text view (the JSON view is complete). */
+  static final int MAX_SHOWN_CHARS = 600;
+
+  @Parameters(paramLabel = "SESSION_ID")
+  String sessionId;
+
+  @Option(names = "--json", description = "Print as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    var cfg = config();
+    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+      var view = SessionHistory.load(ledgers, sessionId).orElseThrow(() -> new IllegalArgumentException(
+          "session " + sessionId + " is not in the ledgers under " + cfg.home() + " (see 'cpctl sessions')"));
+      if (json) {
+        out().println(Json.pretty(view));
+        return Cpctl.OK;
+      }
+      out().printf(Locale.ROOT, "%s  agent %s  started %s  %s%n", view.sessionId(), view.agentClass(),
+          view.startedAt(), view.endedAt() == null ? "(not ended)" : "ended " + view.endedAt() + " (" + view.endReason() + ")");
+      for (var t : view.turns()) {
+        out().printf(Locale.ROOT, "%nturn %d  [%s]  tokens %d in / %d out  $%.4f  LLM calls %d  tool calls %d%s%n",
+            t.turn(), t.outcome(), t.inputTokens(), t.outputTokens(), t.cost(), t.llmCalls(), t.toolCalls(),
+            t.escalated() ? "  ESCALATED" : "");
+        out().println("  user:  " + cut(t.input()));
+        out().println("  reply: " + cut(t.reply()));
+        for (var wo : t.chain()) {
+          out().println("  " + wo.woId() + "  " + wo.type() + "  " + wo.state()
+              + (wo.errorCode() == null ? "" : "  " + wo.errorCode()));
+        }
+        for (String d : t.degradations()) {
+          out().println("  DEGRADATION: " + d);
+        }
+      }
+      out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, $%.4f%n", view.turns().size(), view.totalTokens(),
+          view.totalCost());
+    }
+    return Cpctl.OK;
+  }
+
+  private static String cut(String s) {
+    if (s == null) {
+      return "(none)";
+    }
+    String one = s.replace("\n", " ");
+    return one.length() <= MAX_SHOWN_CHARS ? one : one.substring(0, MAX_SHOWN_CHARS) + "…";
+  }
+}

@@ -7,6 +7,7 @@ import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
 
 /**
  * Replays recorded workflow histories against the workflow code in this build and says whether
@@ -14,13 +15,26 @@ import io.temporal.testing.WorkflowReplayer;
  * {@code cpctl replay} and the replay tests.
  */
 public final class HistoryReplayer implements AutoCloseable {
-  private final TestWorkflowEnvironment env;
+  /** Replay needs a task queue name; nothing is polled. */
+  static final String REPLAY_QUEUE = "replay";
 
+  private final TestWorkflowEnvironment env;
+  private final Worker worker;
+
+  /** Replays against the plane's workflow implementations. */
   public HistoryReplayer() {
+    this(SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+  }
+
+  /** Replays against the given implementations (tests: a deliberately changed workflow). */
+  public HistoryReplayer(Class<?>... workflowImplementations) {
     env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
         .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(TemporalOptions.dataConverter())
             .build())
         .build());
+    worker = env.newWorker(REPLAY_QUEUE);
+    worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(WorkerSettings.defaults()),
+        workflowImplementations);
   }
 
   /** The outcome of one replay: ok, or the failure (a non-determinism error names TMPRL1100). */
@@ -30,7 +44,7 @@ public final class HistoryReplayer implements AutoCloseable {
     String id = history.getWorkflowExecution().getWorkflowId();
     String type = history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getWorkflowType().getName();
     try {
-      WorkflowReplayer.replayWorkflowExecution(history, env, SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(history, worker);
       return new Outcome(id, type, true, null);
     } catch (Exception e) {
       String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -2,6 +2,8 @@ package cp.cli;
 
 import cp.worker.HistoryReplayer;
 import cp.worker.TemporalConnection;
+import cp.worker.TemporalOptions;
+import cp.worker.codec.PayloadKey;
 import cp.workflows.WorkOrderIds;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Files;
@@ -15,7 +17,8 @@ import picocli.CommandLine.Parameters;
 /** Replays recorded histories against this build's workflow code: exit 1 if any diverges. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = "Replay a recorded history (a JSON file from 'temporal workflow show --output json' or"
-        + " client.fetchHistory) or a live session's histories against the current code.")
+        + " client.fetchHistory) or a live session's histories against the current code. Histories of workers"
+        + " that encrypt payloads need the same CP_PAYLOAD_KEY.")
 final class ReplayCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "FILE", description = "A history JSON file.")
   Path file;
@@ -54,7 +57,8 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
       }
     }
     int bad = 0;
-    try (HistoryReplayer replayer = new HistoryReplayer()) {
+    // Histories written by workers with CP_PAYLOAD_KEY need the same key to replay.
+    try (HistoryReplayer replayer = new HistoryReplayer(TemporalOptions.dataConverter(PayloadKey.fromEnv(env())))) {
       for (WorkflowExecutionHistory h : histories) {
         HistoryReplayer.Outcome o = replayer.replay(h);
         if (o.ok()) {

@@ -4,6 +4,7 @@ import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnWorkflowImpl;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.converter.DataConverter;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
@@ -21,16 +22,28 @@ public final class HistoryReplayer implements AutoCloseable {
   private final TestWorkflowEnvironment env;
   private final Worker worker;
 
-  /** Replays against the plane's workflow implementations. */
+  /** Replays plain (unencrypted) histories against the plane's workflow implementations. */
   public HistoryReplayer() {
-    this(SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+    this(TemporalOptions.dataConverter());
   }
 
-  /** Replays against the given implementations (tests: a deliberately changed workflow). */
+  /**
+   * Replays against the plane's workflow implementations, reading payloads with {@code converter}
+   * ({@link TemporalOptions#dataConverter(java.util.Optional)} with the key of the workers that wrote the
+   * histories, when they were encrypted).
+   */
+  public HistoryReplayer(DataConverter converter) {
+    this(converter, SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+  }
+
+  /** Replays plain histories against the given implementations (tests: a deliberately changed workflow). */
   public HistoryReplayer(Class<?>... workflowImplementations) {
+    this(TemporalOptions.dataConverter(), workflowImplementations);
+  }
+
+  public HistoryReplayer(DataConverter converter, Class<?>... workflowImplementations) {
     env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(TemporalOptions.dataConverter())
-            .build())
+        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(converter).build())
         .build());
     worker = env.newWorker(REPLAY_QUEUE);
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(WorkerSettings.defaults()),

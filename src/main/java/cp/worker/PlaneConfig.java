@@ -8,19 +8,22 @@ import cp.gateway.ProviderSelection;
 import cp.gateway.ProviderType;
 import cp.gateway.Secret;
 import cp.ledger.LedgerSettings;
+import cp.worker.codec.PayloadKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The effective configuration of a plane process, read once from the environment.
  *
  * <p>Temporal's own variable names where they exist ({@code TEMPORAL_ADDRESS},
  * {@code TEMPORAL_NAMESPACE}, {@code TEMPORAL_API_KEY}, {@code TEMPORAL_TLS_*}), {@code CP_*}
- * for ours, and the providers' usual key variables. Every problem becomes a
+ * for ours, and the providers' usual key variables. {@code CP_PAYLOAD_KEY} (base64 of 32 bytes)
+ * turns on payload encryption. Every problem becomes a
  * {@link ConfigException} naming the variable.
  */
 public record PlaneConfig(
@@ -34,6 +37,7 @@ public record PlaneConfig(
     String namespace,
     Secret temporalApiKey,
     TlsSettings tls,
+    Optional<PayloadKey> payloadKey,
     Map<String, String> env) {
 
   public static final String DEFAULT_HOME = "cp-home";
@@ -49,6 +53,7 @@ public record PlaneConfig(
 
   public PlaneConfig {
     env = Map.copyOf(env);
+    payloadKey = payloadKey == null ? Optional.empty() : payloadKey;
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */
@@ -88,7 +93,7 @@ public record PlaneConfig(
     Secret apiKey = env.get("TEMPORAL_API_KEY") == null || env.get("TEMPORAL_API_KEY").isBlank() ? Secret.NONE
         : Secret.of(env.get("TEMPORAL_API_KEY").trim());
     return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
-        env);
+        PayloadKey.fromEnv(env), env);
   }
 
   private static Path home(Map<String, String> env) {
@@ -206,6 +211,8 @@ public record PlaneConfig(
     rows.add(new String[] {"TEMPORAL_NAMESPACE", namespace});
     rows.add(new String[] {"TEMPORAL_API_KEY", temporalApiKey.toString()});
     rows.add(new String[] {"TLS", tls.enabled() ? "on" : "off"});
+    rows.add(new String[] {"payload encryption", payloadKey.map(k -> "on (AES-256-GCM, CP_PAYLOAD_KEY key id "
+        + k.id() + ")").orElse("off (set CP_PAYLOAD_KEY to encrypt prompts and answers in Temporal)")});
     rows.add(new String[] {"task queue", worker.taskQueue()});
     rows.add(new String[] {"LLM call timeout / heartbeat", worker.llmStartToClose().toMillis() + " ms / "
         + worker.heartbeatTimeout().toMillis() + " ms"});

@@ -5,6 +5,7 @@ import io.grpc.StatusRuntimeException;
 import io.temporal.api.workflowservice.v1.CountWorkflowExecutionsRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.converter.DataConverter;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.SimpleSslContextBuilder;
@@ -21,6 +22,10 @@ import java.time.Duration;
  * <p>{@link #isTestServer()} tells whether the service is the SDK's test server (embedded or
  * dev-server): it has no visibility store and never times out sticky queues, so workers turn
  * sticky execution off and listings fall back to the ledger.
+ *
+ * <p>The client uses {@link TemporalOptions#dataConverter(PlaneConfig)}: with
+ * {@code CP_PAYLOAD_KEY} set, everything it sends is encrypted and everything it reads decrypted,
+ * and workers built on it do the same.
  */
 public final class TemporalConnection implements AutoCloseable {
   /** How long to wait for the first answer from a configured server before giving up. */
@@ -35,21 +40,22 @@ public final class TemporalConnection implements AutoCloseable {
   private final boolean testServer;
 
   private TemporalConnection(EmbeddedTemporal embedded, WorkflowServiceStubs service, OperatorServiceStubs operator,
-      String namespace, String target) {
+      String namespace, String target, DataConverter converter) {
     this.embedded = embedded;
     this.service = service;
     this.operator = operator;
     this.namespace = namespace;
     this.target = target;
     this.client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(namespace)
-        .setDataConverter(TemporalOptions.dataConverter()).build());
+        .setDataConverter(converter).build());
     this.testServer = embedded != null || probeTestServer();
   }
 
   public static TemporalConnection open(PlaneConfig config) {
     if (config.embedded()) {
       EmbeddedTemporal e = EmbeddedTemporal.inProcess();
-      return new TemporalConnection(e, e.service(), e.operator(), config.namespace(), e.target());
+      return new TemporalConnection(e, e.service(), e.operator(), config.namespace(), e.target(),
+          TemporalOptions.dataConverter(config));
     }
     WorkflowServiceStubsOptions.Builder b = WorkflowServiceStubsOptions.newBuilder().setTarget(config.temporalAddress())
         .setRpcTimeout(CONNECT_TIMEOUT);
@@ -85,7 +91,8 @@ public final class TemporalConnection implements AutoCloseable {
           + " (start one with 'cpctl dev-server', or unset TEMPORAL_ADDRESS for the embedded service)");
     }
     OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(ob.validateAndBuildWithDefaults());
-    return new TemporalConnection(null, service, operator, config.namespace(), config.temporalAddress());
+    return new TemporalConnection(null, service, operator, config.namespace(), config.temporalAddress(),
+        TemporalOptions.dataConverter(config));
   }
 
   private static InputStream open(java.nio.file.Path p) throws java.io.IOException {

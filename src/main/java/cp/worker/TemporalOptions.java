@@ -1,9 +1,13 @@
 package cp.worker;
 
 import cp.model.Json;
+import cp.worker.codec.AesGcmPayloadCodec;
+import cp.worker.codec.EncryptedPayloadGuard;
+import cp.worker.codec.PayloadKey;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
@@ -13,6 +17,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every option the worker gives Temporal, built from {@link WorkerSettings} in one place:
@@ -88,9 +93,34 @@ public final class TemporalOptions {
     return ManagementFactory.getRuntimeMXBean().getName() + "/" + role;
   }
 
-  /** Jackson with the plane's mapper (snake_case records, unknown fields ignored). */
-  public static DataConverter dataConverter() {
-    return DefaultDataConverter.newDefaultInstance()
+  /**
+   * The data converter of every client, worker and replayer of the plane {@code config}
+   * describes: with {@code CP_PAYLOAD_KEY} set, payloads are encrypted (see
+   * {@link #dataConverter(Optional)}).
+   */
+  public static DataConverter dataConverter(PlaneConfig config) {
+    return dataConverter(config.payloadKey());
+  }
+
+  /**
+   * Jackson with the plane's mapper (snake_case records, unknown fields ignored), behind a payload
+   * codec. With a key, every payload (workflow, activity and update inputs and results, query
+   * answers, failure details) is sealed with AES-256-GCM, and failure messages and stack traces
+   * move into an encrypted attribute too, since they can quote a prompt. Without one, payloads
+   * stay plain JSON and an encrypted payload met on decode fails with a message naming the key
+   * id it needs. Every party that reads a history must use the same key.
+   */
+  public static DataConverter dataConverter(Optional<PayloadKey> key) {
+    DataConverter json = DefaultDataConverter.newDefaultInstance()
         .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(Json.newMapper()));
+    if (key.isPresent()) {
+      return new CodecDataConverter(json, List.of(new AesGcmPayloadCodec(key.get())), true);
+    }
+    return new CodecDataConverter(json, List.of(new EncryptedPayloadGuard()), false);
+  }
+
+  /** The converter without encryption: tests and tools that only meet plain histories. */
+  public static DataConverter dataConverter() {
+    return dataConverter(Optional.empty());
   }
 }

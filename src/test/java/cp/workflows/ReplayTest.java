@@ -9,6 +9,9 @@ import cp.model.SessionInput;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import cp.worker.HistoryReplayer;
+import cp.worker.PlaneFixture;
+import cp.worker.TemporalOptions;
+import cp.worker.codec.PayloadKey;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.io.IOException;
@@ -17,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,16 +31,31 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Committed histories must replay against the current workflow code; a changed workflow must
  * not. Run with {@code -Dcp.recordHistories=true} to re-record the histories (after a
- * deliberate, versioned workflow change), then commit them.
+ * deliberate, versioned workflow change), or {@code -Dcp.recordHistories=FILE[,FILE]} for some
+ * of them, then commit them.
  */
 class ReplayTest {
   static final Path DIR = Path.of("src/test/resources/histories");
+  /** A turn recorded with payload encryption on, under {@link #TEST_PAYLOAD_KEY}. */
+  static final String ENCRYPTED_FILE = "encrypted-turn.json";
+  /** The key of {@link #ENCRYPTED_FILE}: public, for this test only (bytes 0..31). */
+  static final PayloadKey TEST_PAYLOAD_KEY = PayloadKey.parse("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
+  /** The user's message in {@link #ENCRYPTED_FILE}; it must not be readable there. */
+  static final String ENCRYPTED_MESSAGE = "my locker combination is 31-7-22";
   static final List<String> FILES = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
-      "degraded-session.json", "continued-session.json", "plain-session.json");
+      "degraded-session.json", "continued-session.json", "plain-session.json", ENCRYPTED_FILE);
+
+  private static Set<String> toRecord = Set.of();
 
   @BeforeAll
   static void recordIfAsked() throws Exception {
-    if (Boolean.getBoolean("cp.recordHistories")) {
+    String which = System.getProperty("cp.recordHistories", "false").trim();
+    if (which.equals("true")) {
+      toRecord = Set.copyOf(FILES);
+    } else if (!which.equals("false") && !which.isEmpty()) {
+      toRecord = Set.of(which.split("\\s*,\\s*"));
+    }
+    if (!toRecord.isEmpty()) {
       record();
     }
   }
@@ -43,11 +63,31 @@ class ReplayTest {
   @ParameterizedTest
   @ValueSource(strings = {"plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json", "degraded-session.json",
       "continued-session.json", "plain-session.json"})
+  // encrypted-turn.json needs its key: see encryptedHistory_replaysWithItsKey_andNamesTheKeyWithoutIt
   void committedHistory_replaysAgainstTheCurrentCode(String file) throws IOException {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer replayer = new HistoryReplayer()) {
       HistoryReplayer.Outcome o = replayer.replayJson(json);
       assertTrue(o.ok(), file + ": " + o.problem());
+    }
+  }
+
+  @Test
+  void encryptedHistory_replaysWithItsKey_andNamesTheKeyWithoutIt() throws IOException {
+    String json = Files.readString(DIR.resolve(ENCRYPTED_FILE), StandardCharsets.UTF_8);
+    WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(json);
+    assertFalse(PlaneFixture.mentions(history, ENCRYPTED_MESSAGE), "the committed history is not encrypted");
+    assertTrue(PlaneFixture.mentions(history, "binary/encrypted"));
+
+    try (HistoryReplayer replayer = new HistoryReplayer(TemporalOptions.dataConverter(Optional.of(TEST_PAYLOAD_KEY)))) {
+      HistoryReplayer.Outcome o = replayer.replay(history);
+      assertTrue(o.ok(), ENCRYPTED_FILE + ": " + o.problem());
+    }
+    try (HistoryReplayer replayer = new HistoryReplayer()) {
+      HistoryReplayer.Outcome o = replayer.replay(history);
+      assertFalse(o.ok());
+      assertTrue(o.problem().contains("key id " + TEST_PAYLOAD_KEY.id() + ") but CP_PAYLOAD_KEY is not set"),
+          o.problem());
     }
   }
 
@@ -95,6 +135,7 @@ class ReplayTest {
   static void record() throws Exception {
     Files.createDirectories(DIR);
     recordTurn("plain-turn.json", ho1 -> { }, "hello");
+    recordTurn(ENCRYPTED_FILE, ho1 -> { }, ENCRYPTED_MESSAGE, Optional.of(TEST_PAYLOAD_KEY));
     recordTurn("tool-loop-turn.json", ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
@@ -113,9 +154,18 @@ class ReplayTest {
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {
+    recordTurn(file, script, text, Optional.empty());
+  }
+
+  private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,
+      Optional<PayloadKey> key) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
     FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
     script.accept(ho1);
-    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session(), 600,
+        true, key)) {
       String id = "SES-0000abcd/turn-0001";
       h.turnStub(id).run(new cp.model.TurnInput("SES-0000abcd", 1, text, 100_000, FakeActivities.profile(100_000, 50)));
       write(file, h.client.fetchHistory(id));
@@ -124,6 +174,9 @@ class ReplayTest {
 
   private static void recordSession(String file, String sid, int canAfter,
       java.util.function.Consumer<FakeActivities.Ho1> script, int turns) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
     FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
     script.accept(ho1);
     try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {

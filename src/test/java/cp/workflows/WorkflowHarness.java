@@ -6,6 +6,7 @@ import cp.activities.SessionActivities;
 import cp.worker.SearchAttributeRegistrar;
 import cp.worker.TemporalOptions;
 import cp.worker.WorkerSettings;
+import cp.worker.codec.PayloadKey;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
@@ -15,6 +16,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;
+import java.util.Optional;
 
 /** A Temporal test environment with the plane's workflows and the given activities. */
 final class WorkflowHarness implements AutoCloseable {
@@ -28,10 +30,16 @@ final class WorkflowHarness implements AutoCloseable {
   }
 
   WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session, int cacheSize, boolean timeSkipping) {
+    this(ho1, ho2, session, cacheSize, timeSkipping, Optional.empty());
+  }
+
+  /** With {@code payloadKey}, the client and worker encrypt payloads as a plane with CP_PAYLOAD_KEY does. */
+  WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session, int cacheSize, boolean timeSkipping,
+      Optional<PayloadKey> payloadKey) {
     env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
         .setUseTimeskipping(timeSkipping)
-        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(TemporalOptions.dataConverter())
-            .build())
+        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder()
+            .setDataConverter(TemporalOptions.dataConverter(payloadKey)).build())
         .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(cacheSize).build())
         .build());
     SearchAttributeRegistrar.required().forEach(env::registerSearchAttribute);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The effective configuration of a plane process, read once from the environment.
@@ -54,6 +55,19 @@ public record PlaneConfig(
   public PlaneConfig {
     env = Map.copyOf(env);
     payloadKey = payloadKey == null ? Optional.empty() : payloadKey;
+  }
+
+  /**
+   * Like a record's generated form, except that the environment shows variable names only: its
+   * values include ANTHROPIC_API_KEY, OPENAI_API_KEY, TEMPORAL_API_KEY and CP_PAYLOAD_KEY, and a
+   * config may end up in a log line or an exception message.
+   */
+  @Override
+  public String toString() {
+    return "PlaneConfig[home=" + home + ", provider=" + provider + ", pricing=" + pricing + ", breaker=" + breaker
+        + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
+        + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
+        + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */

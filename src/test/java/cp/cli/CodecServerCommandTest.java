@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,19 +13,13 @@ class CodecServerCommandTest {
   /** The public test key of src/test/resources/histories/encrypted-turn.json (bytes 0..31). */
   static final String TEST_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 
-  record Result(int code, String out, String err) {}
-
-  static Result cpctl(Map<String, String> env, String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Cpctl.run(args, env, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true,
-        StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  static CpctlRunner.Result cpctl(Map<String, String> env, String... args) {
+    return CpctlRunner.run(env, args);
   }
 
   @Test
   void withoutCpPayloadKey_exits2WithOneLine() {
-    Result r = cpctl(Map.of(), "codec-server", "--port", "0");
+    CpctlRunner.Result r = cpctl(Map.of(), "codec-server", "--port", "0");
     assertEquals(Cpctl.BAD_INPUT, r.code());
     assertEquals("cpctl: codec-server needs CP_PAYLOAD_KEY, the key the plane's workers encrypt payloads with (base64"
         + " of 32 bytes); it is not set", r.err().strip());
@@ -38,7 +28,7 @@ class CodecServerCommandTest {
 
   @Test
   void withABadKey_exits2NamingTheVariable() {
-    Result r = cpctl(Map.of("CP_PAYLOAD_KEY", Base64.getEncoder().encodeToString(new byte[31])), "codec-server");
+    CpctlRunner.Result r = cpctl(Map.of("CP_PAYLOAD_KEY", Base64.getEncoder().encodeToString(new byte[31])), "codec-server");
     assertEquals(Cpctl.BAD_INPUT, r.code());
     assertEquals(1, r.err().strip().lines().count(), r.err());
     assertTrue(r.err().startsWith("cpctl: CP_PAYLOAD_KEY decodes to 31 bytes"), r.err());
@@ -46,7 +36,7 @@ class CodecServerCommandTest {
 
   @Test
   void badOriginOrPort_exits2() {
-    Result r = cpctl(Map.of("CP_PAYLOAD_KEY", TEST_KEY), "codec-server", "--origin", "localhost:8080");
+    CpctlRunner.Result r = cpctl(Map.of("CP_PAYLOAD_KEY", TEST_KEY), "codec-server", "--origin", "localhost:8080");
     assertEquals(Cpctl.BAD_INPUT, r.code());
     assertTrue(r.err().contains("--origin 'localhost:8080' is not an origin"), r.err());
     assertEquals(Cpctl.BAD_INPUT, cpctl(Map.of("CP_PAYLOAD_KEY", TEST_KEY), "codec-server", "--port", "70000").code());
@@ -63,11 +53,11 @@ class CodecServerCommandTest {
   @Test
   void replayOfAnEncryptedHistory_needsTheKey() {
     String file = "src/test/resources/histories/encrypted-turn.json";
-    Result ok = cpctl(Map.of("CP_PAYLOAD_KEY", TEST_KEY), "replay", file);
+    CpctlRunner.Result ok = cpctl(Map.of("CP_PAYLOAD_KEY", TEST_KEY), "replay", file);
     assertEquals(Cpctl.OK, ok.code(), ok.out() + ok.err());
     assertTrue(ok.out().startsWith("OK "), ok.out());
 
-    Result noKey = cpctl(Map.of(), "replay", file);
+    CpctlRunner.Result noKey = cpctl(Map.of(), "replay", file);
     assertEquals(Cpctl.FAILED, noKey.code());
     assertTrue(noKey.out().contains("but CP_PAYLOAD_KEY is not set"), noKey.out());
   }

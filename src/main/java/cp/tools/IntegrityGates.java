@@ -161,13 +161,17 @@ public final class IntegrityGates {
       Ledger ledger = ledgers.get(f.tier(), f.agentClass());
       VerifyResult r = ledger.verify();
       if (r.ok()) {
-        return GateResult.pass(id, rel + ": " + r.entries() + " entries, hash chain intact");
+        return GateResult.pass(id, rel + ": " + entries(r.entries()) + ", hash chain intact");
       }
       return GateResult.fail(id, rel + ": line " + r.firstBadLine() + " is bad: " + r.reason() + " ("
-          + r.entries() + " entries before it verify); inspect with 'cpctl ledger verify'");
+          + entries(r.entries()) + " before it verified); inspect with 'cpctl ledger verify'");
     } catch (RuntimeException e) {
       return GateResult.fail(id, rel + ": cannot verify: " + message(e));
     }
+  }
+
+  private static String entries(long n) {
+    return n + (n == 1 ? " entry" : " entries");
   }
 
   private List<PlaneLayout.LedgerFile> ledgerFiles() {

@@ -38,6 +38,11 @@ final class TestPlane implements AutoCloseable {
     return new TestPlane(root);
   }
 
+  /** A plane whose root is whatever {@code root} is (a file, say); nothing is created. */
+  static TestPlane atExisting(Path root) {
+    return new TestPlane(root);
+  }
+
   ToolContext context(String agentClass) {
     return ToolContext.of(catalog.agent(agentClass), ledgers);
   }

@@ -11,7 +11,6 @@ import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
-import cp.tools.ToolResult;
 import cp.worker.PlaneConfig;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
@@ -19,7 +18,6 @@ import cp.worker.TemporalConnection;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,12 +37,10 @@ class SessionEndToEndTest {
   @Test
   void helloThenAToolQuestion_writesEveryEventOnce() {
     PlaneConfig cfg = PlaneConfig.fromEnv(Map.of("CP_HOME", home.toString(), "CP_PROVIDER", "offline"));
-    Function<PlaneRuntime.Deps, cp.tools.ToolExecutor> tools =
-        d -> (agent, tool, args, allowed) -> ToolResult.ok("contract PRC-CLASSIFY-001 1.0.0\ncontract PRC-SYNTHESIZE-001 1.0.0");
     String sid;
     TurnResult hello;
     TurnResult tool;
-    try (PlaneRuntime rt = PlaneRuntime.open(cfg, tools); TemporalConnection conn = TemporalConnection.open(cfg)) {
+    try (PlaneRuntime rt = PlaneRuntime.open(cfg); TemporalConnection conn = TemporalConnection.open(cfg)) {
       conn.ensureSearchAttributes();
       try (PlaneWorker w = PlaneWorker.start(conn, rt, "e2e")) {
         ControlPlaneClient c = new ControlPlaneClient(conn.client(), cfg.worker().taskQueue(),

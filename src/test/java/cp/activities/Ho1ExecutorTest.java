@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.Catalog;
 import cp.contracts.PromptContract;
 import cp.gateway.ProviderErrorKind;
+import cp.gateway.ProviderException;
+import cp.gateway.TokenEstimate;
 import cp.ledger.LedgerEntry;
 import cp.model.ContentBlock;
 import cp.model.IllegalTransitionException;
@@ -28,9 +30,11 @@ import cp.model.WorkOrder;
 import cp.tools.ToolResult;
 import cp.workflows.WorkOrderRunner.Outcome;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -668,6 +672,50 @@ class Ho1ExecutorTest {
     assertEquals("gateway_error", wo.error().code());
     assertEquals(Ho1Harness.FAST_RETRIES.llmMaxAttempts(), provider.requests.size());
     assertEquals(Ho1Harness.FAST_RETRIES.llmMaxAttempts(), h.hot("EXCHANGE").size(), "one record per failed attempt");
+  }
+
+  @Test
+  void rateLimitedProviderError_isRetriedNoSoonerThanTheProvidersRetryAfter() { // seed 33
+    Duration retryAfter = Duration.ofMillis(600);
+    provider.then(r -> {
+      throw ProviderException.builder(ScriptedProvider.ID, ProviderErrorKind.RATE_LIMITED).httpStatus(429)
+          .retryAfter(Optional.of(retryAfter)).message("rate limited").build();
+    }).thenText(CLASSIFY_JSON, 10, 5);
+
+    WorkOrder wo = h.run(WorkOrders.classify("hello")).workOrder();
+
+    assertEquals(WoState.COMPLETED, wo.state());
+    long gapNanos = provider.sentAtNanos.get(1) - provider.sentAtNanos.get(0);
+    assertTrue(gapNanos >= retryAfter.toNanos(), "retried after " + gapNanos / 1_000_000 + " ms, though the provider"
+        + " asked for " + retryAfter.toMillis() + " ms (the retry policy alone would wait "
+        + Ho1Harness.FAST_RETRIES.retryInitialInterval().toMillis() + " ms)");
+  }
+
+  @Test
+  void tightBudget_capsMaxTokensAtWhatTheBudgetLeavesAfterThePrompt() { // seed 19-20: budget is law
+    provider.thenText(ANSWER_JSON, 10, 5).thenText(ANSWER_JSON, 10, 5);
+    h.run(WorkOrders.synthesize("hello"));
+    long promptTokens = TokenEstimate.ofPrompt(provider.requests.get(0));
+    long budget = promptTokens + 100;
+
+    h.run(WorkOrders.synthesize("hello", budget, 1));
+
+    PromptRequest sent = provider.requests.get(1);
+    assertEquals(promptTokens, TokenEstimate.ofPrompt(sent), "the same prompt both times");
+    assertEquals(100, sent.maxTokens(), "the output may use only what the prompt leaves of the budget");
+  }
+
+  @Test
+  void toolCallWorkOrderWhoseToolIsRefused_failsWithToolError() { // seed 4, 24
+    tools.answer("list_packages", ToolResult.refused("permission_denied", "not for this agent"));
+
+    WorkOrder wo = h.run(WorkOrders.toolCall("list_packages", Json.object())).workOrder();
+
+    assertEquals(WoState.FAILED, wo.state());
+    assertEquals("tool_error", wo.error().code());
+    assertEquals("tool list_packages ended refused (permission_denied)", wo.error().message());
+    assertEquals(1, h.ho1("TOOL_CALL").size());
+    assertEquals(1, h.ho1("WO_FAILED").size());
   }
 
   @Test

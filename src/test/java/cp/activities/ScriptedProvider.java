@@ -31,6 +31,8 @@ final class ScriptedProvider implements LlmProvider {
   }
 
   final List<PromptRequest> requests = Collections.synchronizedList(new ArrayList<>());
+  /** {@link System#nanoTime()} of each request, in the order of {@link #requests}. */
+  final List<Long> sentAtNanos = Collections.synchronizedList(new ArrayList<>());
   private final ConcurrentLinkedDeque<Step> script = new ConcurrentLinkedDeque<>();
 
   @Override
@@ -40,7 +42,10 @@ final class ScriptedProvider implements LlmProvider {
 
   @Override
   public ProviderReply send(PromptRequest request) throws ProviderException {
-    requests.add(request);
+    synchronized (requests) {
+      requests.add(request);
+      sentAtNanos.add(System.nanoTime());
+    }
     Step step = script.poll();
     if (step == null) {
       throw ProviderException.builder(ID, ProviderErrorKind.BAD_REQUEST)

@@ -58,8 +58,13 @@ class Ho1IdempotencyTest {
   }
 
   private LostCompletions plane(int loseLlmRound, int loseToolRound) {
+    return plane(loseLlmRound, loseToolRound, false);
+  }
+
+  private LostCompletions plane(int loseLlmRound, int loseToolRound, boolean loseFinish) {
     LostCompletions[] wrapper = new LostCompletions[1];
-    h.plane(home, provider, tools, real -> wrapper[0] = new LostCompletions(real, loseLlmRound, loseToolRound));
+    h.plane(home, provider, tools,
+        real -> wrapper[0] = new LostCompletions(real, loseLlmRound, loseToolRound, loseFinish));
     return wrapper[0];
   }
 
@@ -117,5 +122,19 @@ class Ho1IdempotencyTest {
     assertEquals(List.of(ContentBlock.toolResult("toolu_01", ToolLog.PACKAGES, false)),
         provider.requests.get(1).messages().get(2).content(), "the model reads the one result once");
     assertEquals(1, out.workOrder().cost().toolCalls());
+  }
+
+  @Test
+  void retriedFinish_returnsTheWorkOrderItRecorded_notANewCompletionTime() {
+    LostCompletions ho1 = plane(0, 0, true);
+
+    Outcome out = h.run(WorkOrders.synthesize("what packages are installed?"));
+
+    assertEquals(2, ho1.finishAttempts.size(), "finish ran twice");
+    List<LedgerEntry> done = h.ho1("WO_COMPLETED");
+    assertEquals(1, done.size());
+    assertEquals(done.get(0).metaText("completed_at"), out.workOrder().completedAt(),
+        "HO2 gets the work order HO1m recorded");
+    assertEquals(ho1.finishAttempts.get(0).result(), ho1.finishAttempts.get(1).result());
   }
 }

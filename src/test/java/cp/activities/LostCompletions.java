@@ -33,14 +33,22 @@ final class LostCompletions implements Ho1Activities {
   private final Ho1Activities real;
   private final int loseLlmRound;
   private final int loseToolRound;
+  private final boolean loseFinish;
   final List<Attempt<LlmRoundResult>> llmAttempts = Collections.synchronizedList(new ArrayList<>());
   final List<Attempt<ToolCallResult>> toolAttempts = Collections.synchronizedList(new ArrayList<>());
+  final List<Attempt<WorkOrder>> finishAttempts = Collections.synchronizedList(new ArrayList<>());
 
   /** Loses the first completion of LLM round {@code llmRound} and of the tool call in {@code toolRound} (0: none). */
   LostCompletions(Ho1Activities real, int llmRound, int toolRound) {
+    this(real, llmRound, toolRound, false);
+  }
+
+  /** As above, and also the first completion of {@code finish} when {@code finish} is true. */
+  LostCompletions(Ho1Activities real, int llmRound, int toolRound, boolean finish) {
     this.real = real;
     this.loseLlmRound = llmRound;
     this.loseToolRound = toolRound;
+    this.loseFinish = finish;
   }
 
   @Override
@@ -72,7 +80,13 @@ final class LostCompletions implements Ho1Activities {
 
   @Override
   public WorkOrder finish(WoFinishRequest request) {
-    return real.finish(request);
+    WorkOrder result = real.finish(request);
+    int attempt = attempt();
+    finishAttempts.add(new Attempt<>(0, attempt, result));
+    if (loseFinish && attempt == 1) {
+      throw lost("finish");
+    }
+    return result;
   }
 
   @Override

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seed 000's test plan for the HO1 executor, translated to this design: the real HO1
- * activities (contract, gateway, tool loop, ledgers) run through {@link WorkOrderRunner} on a
+ * activities (contract, gateway, tool loop, ledgers) run through {@code WorkOrderRunner} on a
  * Temporal test service, with a scripted provider that records every request it receives and a
  * recording tool executor. Each test names the seed test it stands for; the loader-level
  * halves of the contract tests (load by id, schema, bad contract file) live in

@@ -250,7 +250,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   public WorkOrder finish(WoFinishRequest f) {
     ActivityIdentity id = ActivityIdentity.current();
     WorkOrder wo = f.workOrder();
-    String now = clock.instant().toString();
+    // A retried finish (e.g. re-run on replay after a crash) returns the work order it recorded:
+    // everything below is a function of the request, except the completion time.
+    String now = recordedCompletionTime(id, wo.woId()).orElseGet(() -> clock.instant().toString());
     WorkOrder done;
     if (f.failureCode() != null) {
       done = wo.fail(f.failureCode(), f.failureMessage(), now);
@@ -273,6 +275,19 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .reason(done.error() == null ? "executing -> completed" : done.error().code() + ": " + done.error().message())
         .metadata(meta).idempotencyKey(id.runKey(type + "/" + wo.woId())).build());
     return done;
+  }
+
+  /** The completed_at of the WO_COMPLETED or WO_FAILED this run already wrote for the work order, if any. */
+  private Optional<String> recordedCompletionTime(ActivityIdentity id, String woId) {
+    Ledger ho1 = ledgers.ho1();
+    for (String type : List.of("WO_COMPLETED", "WO_FAILED")) {
+      Optional<String> at = ho1.idForKey(id.runKey(type + "/" + woId)).flatMap(ho1::byId)
+          .map(e -> e.metaText("completed_at"));
+      if (at.isPresent()) {
+        return at;
+      }
+    }
+    return Optional.empty();
   }
 
   private WorkOrder complete(WorkOrder wo, String text, String now) {

@@ -6,8 +6,6 @@ import cp.worker.PlaneConfig;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
 import cp.worker.TemporalConnection;
-import cp.tools.ToolExecutor;
-import cp.tools.ToolResult;
 
 /**
  * What a client command connects to. Without {@code TEMPORAL_ADDRESS} that is an in-process
@@ -38,7 +36,7 @@ final class CliPlane implements AutoCloseable {
     Catalog catalog = Catalog.loadDefault();
     PlaneRuntime runtime = null;
     if (config.embedded()) {
-      runtime = PlaneRuntime.open(config, CliPlane::tools);
+      runtime = PlaneRuntime.open(config);
     }
     TemporalConnection conn;
     try {
@@ -63,11 +61,6 @@ final class CliPlane implements AutoCloseable {
       }
       throw e;
     }
-  }
-
-  /** The tool executor of a worker process. */
-  static ToolExecutor tools(PlaneRuntime.Deps deps) {
-    return (agent, tool, args, allowed) -> ToolResult.error("tool_unknown", "tools are not wired yet");
   }
 
   /** Refuses commands that need sessions living in a shared service when there is none. */

@@ -14,7 +14,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
   public Integer call() throws Exception {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "worker");
-    PlaneRuntime runtime = PlaneRuntime.open(cfg, CliPlane::tools);
+    PlaneRuntime runtime = PlaneRuntime.open(cfg);
     TemporalConnection conn;
     try {
       conn = TemporalConnection.open(cfg);

@@ -139,8 +139,33 @@ public record PlaneConfig(
     if (!Files.isWritable(home)) {
       throw new ConfigException("CP_HOME", "CP_HOME=" + home + " is not writable by this user");
     }
+    Path readme = home.resolve("README.md");
+    if (!Files.exists(readme)) {
+      try {
+        Files.writeString(readme, PLANE_README);
+      } catch (Exception e) {
+        throw new ConfigException("CP_HOME", "cannot write " + readme + ": " + e.getMessage());
+      }
+    }
     return home;
   }
+
+  /** Written once into a new plane root, so a person (or the ADMIN agent's read_file) can tell what it is. */
+  static final String PLANE_README = """
+      # Control Plane root
+
+      This directory is a Control Plane's plane root (CP_HOME). It holds the append-only,
+      hash-chained ledgers of the plane's tiers:
+
+      - HOT/ledger/governance.jsonl: EXCHANGE records (every LLM round trip), sessions, degradations
+      - HO3/ledger/anchors.jsonl: north stars and salience anchors (may be absent)
+      - HO2/ledger/<AGENT_CLASS>/workorder.jsonl: the supervisor's work-order events per agent class
+      - HO1/ledger/worker.jsonl: the executor's trace (prompts, LLM calls, tool calls, results)
+
+      Each ledger has a .head sidecar (its acknowledged length and last hash). Never edit these
+      files by hand: 'cpctl ledger verify' checks every chain, 'cpctl ledger repair' quarantines a
+      broken tail, 'cpctl show SESSION_ID' and 'cpctl ledger query' read them.
+      """;
 
   private static TlsSettings tls(Map<String, String> env) {
     Path cert = path(env, "TEMPORAL_TLS_CERT");

@@ -15,6 +15,9 @@ import cp.gateway.OutputValidator;
 import cp.gateway.ProviderFactory;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
+import cp.contracts.ResourceSource;
+import cp.tools.IntegrityGates;
+import cp.tools.ToolDispatcher;
 import cp.tools.ToolExecutor;
 import java.time.Clock;
 import java.util.List;
@@ -50,6 +53,17 @@ public final class PlaneRuntime implements AutoCloseable {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock)),
         new SessionActivitiesImpl(catalog, ledgers)};
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */
+  public static PlaneRuntime open(PlaneConfig config) {
+    return open(config, PlaneRuntime::builtinTools);
+  }
+
+  /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
+  public static ToolExecutor builtinTools(Deps deps) {
+    return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
+        IntegrityGates.of(deps.catalog(), ResourceSource.classpath(), deps.ledgers()));
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */

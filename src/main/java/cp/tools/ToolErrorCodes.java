@@ -1,0 +1,28 @@
+package cp.tools;
+
+/**
+ * The error codes of tool results that are not {@code ok}, besides the {@link PathRefusal} codes.
+ * The model and the ledger read them; they are stable.
+ */
+public final class ToolErrorCodes {
+  /** The agent configuration or the work order does not offer the tool. */
+  public static final String TOOL_NOT_ALLOWED = "tool_not_allowed";
+  /** The agent configures a tool that has no implementation in this worker. */
+  public static final String TOOL_UNKNOWN = "tool_unknown";
+  /** The arguments do not match the tool's parameter schema. */
+  public static final String INVALID_ARGUMENTS = "invalid_arguments";
+  /** The tool threw; the message says what failed, without a stack trace. */
+  public static final String TOOL_FAILURE = "tool_failure";
+  /** The calling agent class is not in the catalog. */
+  public static final String AGENT_UNKNOWN = "agent_unknown";
+  /** The file does not exist. */
+  public static final String NOT_FOUND = "not_found";
+  /** The path names a directory or another non-regular file. */
+  public static final String NOT_A_FILE = "not_a_file";
+  /** The file holds binary data (NUL bytes near its start). */
+  public static final String NOT_TEXT = "not_text";
+  /** gate_check was asked for a gate id that does not exist. */
+  public static final String UNKNOWN_GATE = "unknown_gate";
+
+  private ToolErrorCodes() {}
+}

@@ -4,6 +4,8 @@ import cp.worker.HistoryReplayer;
 import cp.worker.TemporalConnection;
 import cp.workflows.WorkOrderIds;
 import io.temporal.common.WorkflowExecutionHistory;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,8 +35,17 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
       if (!Files.isReadable(file)) {
         throw new IllegalArgumentException("history file " + file + " does not exist or is not readable");
       }
+      String json;
       try {
-        histories.add(WorkflowExecutionHistory.fromJson(Files.readString(file)));
+        json = Files.readString(file);
+      } catch (CharacterCodingException e) {
+        throw new IllegalArgumentException("history file " + file + " is not UTF-8 text (a binary file?); give a"
+            + " JSON history from 'temporal workflow show --output json'");
+      } catch (IOException e) {
+        throw new IllegalArgumentException("history file " + file + " cannot be read: " + Cpctl.oneLine(e));
+      }
+      try {
+        histories.add(WorkflowExecutionHistory.fromJson(json));
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("history file " + file + " is not a Temporal history in JSON: "
             + Cpctl.oneLine(e));

@@ -29,6 +29,9 @@ final class CliHarness {
     return env;
   }
 
+  /** Failure messages show this much of each stream. */
+  static final int SHOWN_CHARS = 4000;
+
   /** What one run printed and returned. */
   record Run(int code, String out, String err) {
     /** The non-blank lines of stderr. */
@@ -37,7 +40,12 @@ final class CliHarness {
     }
 
     String describe() {
-      return "exit " + code + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
+      return "exit " + code + "\n--- stdout:\n" + cut(out) + "\n--- stderr:\n" + cut(err);
+    }
+
+    private static String cut(String s) {
+      return s.length() <= SHOWN_CHARS ? s : s.substring(0, SHOWN_CHARS) + "\n[... " + (s.length() - SHOWN_CHARS)
+          + " more characters]";
     }
   }
 

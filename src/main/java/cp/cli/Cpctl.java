@@ -113,6 +113,15 @@ public final class Cpctl implements Runnable {
     return msg.replace('\n', ' ');
   }
 
+  /** The message of the innermost cause (wrappers often prefix it with the cause's class name), on one line. */
+  static String innermostMessage(Throwable ex) {
+    Throwable t = ex;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return oneLine(t);
+  }
+
   /** A problem with how a command was used that picocli cannot see (e.g. a needed service is missing). */
   static final class UsageException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,8 @@ package cp.cli;
 import cp.worker.HistoryReplayer;
 import cp.worker.TemporalConnection;
 import cp.workflows.WorkOrderIds;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -54,7 +56,15 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
       var cfg = config();
       CliPlane.requireSharedService(cfg, "replay --session");
       try (TemporalConnection conn = TemporalConnection.open(cfg)) {
-        histories.add(conn.client().fetchHistory(session));
+        try {
+          histories.add(conn.client().fetchHistory(session));
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+            throw new IllegalArgumentException("session " + session + " is not on the Temporal service at "
+                + cfg.temporalAddress() + " (a dev server forgets its workflows when it stops; see 'cpctl sessions')");
+          }
+          throw e;
+        }
         for (int n = 1; ; n++) {
           try {
             histories.add(conn.client().fetchHistory(WorkOrderIds.turnWorkflow(session, n)));

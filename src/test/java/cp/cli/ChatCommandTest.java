@@ -41,9 +41,15 @@ class ChatCommandTest {
     assertEquals(Cpctl.OK, r.code(), r::describe);
     assertEquals(List.of("0", "1"), footers(r), () -> "one footer per turn; the package question calls one tool\n"
         + r.describe());
-    String[] lines = r.out().split("\n");
-    assertTrue(lines.length >= 5, r::describe);
-    assertTrue(!lines[0].isBlank() && !lines[0].startsWith("  ["), () -> "the first reply comes first\n" + r.describe());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(!lines.get(0).isBlank() && !lines.get(0).startsWith("  ["), () -> "a reply comes first\n" + r.describe());
+    for (int i = 0; i < lines.size(); i++) {
+      if (FOOTER.matcher(lines.get(i)).matches()) {
+        String above = lines.get(i - 1);
+        assertTrue(!above.isBlank() && !FOOTER.matcher(above).matches(), () -> "each footer follows its reply\n"
+            + r.describe());
+      }
+    }
     assertTrue(r.out().contains("(offline model)"), () -> "the offline provider says what it is\n" + r.describe());
     String sid = endedSession(r);
     assertTrue(r.out().contains("Session " + sid + " ended: 2 turn(s)"), r::describe);

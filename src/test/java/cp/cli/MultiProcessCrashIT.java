@@ -181,6 +181,12 @@ class MultiProcessCrashIT {
     // HO2: two work orders planned, one chain completed.
     assertEquals(2, ofType(ho2, "WO_PLANNED").size(), "WO_PLANNED entries");
     assertEquals(1, ofType(ho2, "WO_CHAIN_COMPLETE").size(), "WO_CHAIN_COMPLETE entries");
+
+    // The clients said nothing on stderr: no warnings, no stack traces.
+    for (Cli client : List.of(sessionStart, turn, verify)) {
+      assertEquals("", client.stderr(), client::describe);
+    }
+    assertEquals(List.of(), model.problems, "requests the model did not expect");
   }
 
   // ------------------------------------------------------------------ the model

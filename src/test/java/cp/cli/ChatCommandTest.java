@@ -100,6 +100,17 @@ class ChatCommandTest {
   }
 
   @Test
+  void aLineWithAControlCharacter_isRefusedWithAMessageAndTheChatContinues() {
+    var r = runWithInput(CliHarness.env(home), "ring \u0007 bell\nhello\nexit\n", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, r.errLines(), r::describe);
+    assertTrue(r.err().contains("control character U+0007"), r::describe);
+    assertNoStackTrace(r);
+    assertEquals(1, footers(r).size(), r::describe);
+    assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
+  }
+
+  @Test
   void unknownAgent_isRefusedInOneLineListingTheKnownAgents() {
     var r = runWithInput(CliHarness.env(home), "hello\n", "chat", "--agent", "NOPE");
     assertOneLineError(r, Cpctl.BAD_INPUT);

@@ -63,8 +63,8 @@ public final class Cpctl implements Runnable {
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     cl.setParameterExceptionHandler((ex, a) -> {
-      err.println("cpctl: " + ex.getMessage());
-      err.println("Run '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+      err.println("cpctl: " + usageProblem(ex) + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName()
+          + " --help')");
       return BAD_INPUT;
     });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -75,6 +75,17 @@ public final class Cpctl implements Runnable {
       return exitCode(ex);
     });
     return cl.execute(args);
+  }
+
+  /** What is wrong with the command line, in one line; an unknown command lists the known ones. */
+  static String usageProblem(CommandLine.ParameterException ex) {
+    CommandLine cmd = ex.getCommandLine();
+    if (ex instanceof CommandLine.UnmatchedArgumentException u && !cmd.getSubcommands().isEmpty()
+        && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+      return "unknown command '" + u.getUnmatched().get(0) + "' (commands: "
+          + String.join(", ", cmd.getSubcommands().keySet()) + ")";
+    }
+    return oneLine(ex);
   }
 
   static int exitCode(Throwable ex) {
@@ -100,6 +111,15 @@ public final class Cpctl implements Runnable {
       return "the plane's resource files are invalid:\n  " + msg.replace("\n", "\n  ");
     }
     return msg.replace('\n', ' ');
+  }
+
+  /** The message of the innermost cause (wrappers often prefix it with the cause's class name), on one line. */
+  static String innermostMessage(Throwable ex) {
+    Throwable t = ex;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return oneLine(t);
   }
 
   /** A problem with how a command was used that picocli cannot see (e.g. a needed service is missing). */

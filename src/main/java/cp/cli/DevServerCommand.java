@@ -24,7 +24,7 @@ final class DevServerCommand extends CliCommand implements java.util.concurrent.
     try {
       server = EmbeddedTemporal.onPort(port);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot serve on port " + port + ": " + Cpctl.oneLine(e)
+      throw new IllegalArgumentException("cannot serve on port " + port + ": " + Cpctl.innermostMessage(e)
           + " (is another server using it? pick another with --port)");
     }
     String namespace = env().getOrDefault("TEMPORAL_NAMESPACE", PlaneConfig.DEFAULT_NAMESPACE);

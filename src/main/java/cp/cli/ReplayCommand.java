@@ -5,7 +5,11 @@ import cp.worker.TemporalConnection;
 import cp.worker.TemporalOptions;
 import cp.worker.codec.PayloadKey;
 import cp.workflows.WorkOrderIds;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.common.WorkflowExecutionHistory;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,8 +40,17 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
       if (!Files.isReadable(file)) {
         throw new IllegalArgumentException("history file " + file + " does not exist or is not readable");
       }
+      String json;
       try {
-        histories.add(WorkflowExecutionHistory.fromJson(Files.readString(file)));
+        json = Files.readString(file);
+      } catch (CharacterCodingException e) {
+        throw new IllegalArgumentException("history file " + file + " is not UTF-8 text (a binary file?); give a"
+            + " JSON history from 'temporal workflow show --output json'");
+      } catch (IOException e) {
+        throw new IllegalArgumentException("history file " + file + " cannot be read: " + Cpctl.oneLine(e));
+      }
+      try {
+        histories.add(WorkflowExecutionHistory.fromJson(json));
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("history file " + file + " is not a Temporal history in JSON: "
             + Cpctl.oneLine(e));
@@ -46,7 +59,15 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
       var cfg = config();
       CliPlane.requireSharedService(cfg, "replay --session");
       try (TemporalConnection conn = TemporalConnection.open(cfg)) {
-        histories.add(conn.client().fetchHistory(session));
+        try {
+          histories.add(conn.client().fetchHistory(session));
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+            throw new IllegalArgumentException("session " + session + " is not on the Temporal service at "
+                + cfg.temporalAddress() + " (a dev server forgets its workflows when it stops; see 'cpctl sessions')");
+          }
+          throw e;
+        }
         for (int n = 1; ; n++) {
           try {
             histories.add(conn.client().fetchHistory(WorkOrderIds.turnWorkflow(session, n)));

@@ -1,5 +1,7 @@
 package cp.client;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import cp.contracts.PromptRenderer;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
@@ -17,19 +19,23 @@ import java.util.TreeMap;
 /**
  * A session as the ledgers remember it: its turns with input, reply, outcome, work-order
  * chain, tokens, cost, degradations and escalations. It needs no Temporal service, so it works
- * for sessions long gone from the embedded service's memory.
+ * for sessions long gone from the embedded service's memory. Its JSON form uses snake_case keys,
+ * like every other record the plane prints or stores.
  */
 public final class SessionHistory {
   private SessionHistory() {}
 
   /** One work order of a turn. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record WoView(String woId, String type, String state, String errorCode) {}
 
   /** One turn. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record TurnView(int turn, String input, String reply, String outcome, List<WoView> chain, long inputTokens,
       long outputTokens, double cost, int llmCalls, int toolCalls, List<String> degradations, boolean escalated) {}
 
   /** A whole session. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record SessionView(String sessionId, String agentClass, String startedAt, String endedAt, String endReason,
       List<TurnView> turns) {
     public long totalTokens() {
@@ -42,6 +48,7 @@ public final class SessionHistory {
   }
 
   /** One line of {@code cpctl sessions}. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Listing(String sessionId, String agentClass, String startedAt, String endedAt, String endReason) {}
 
   /** Sessions recorded in the HOT ledger (SESSION_START / SESSION_END), oldest first. */

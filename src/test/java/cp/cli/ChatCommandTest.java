@@ -1,0 +1,134 @@
+package cp.cli;
+
+import static cp.cli.CliHarness.assertNoStackTrace;
+import static cp.cli.CliHarness.assertOneLineError;
+import static cp.cli.CliHarness.endedSession;
+import static cp.cli.CliHarness.runWithInput;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.ledger.LedgerEntry;
+import cp.ledger.Ledgers;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cpctl chat} with piped input and no TEMPORAL_ADDRESS: everything in this process, offline provider. */
+class ChatCommandTest {
+  /** The footer TurnPrinter writes after each reply. */
+  static final Pattern FOOTER = Pattern.compile("(?m)^  \\[success · tokens \\d+ in / \\d+ out · \\$\\d+\\.\\d{4} · WOs \\d+"
+      + " · tool calls (\\d+) · session \\d+ used / \\d+ left]$");
+
+  @TempDir Path home;
+
+  private List<String> footers(CliHarness.Run r) {
+    return FOOTER.matcher(r.out()).results().map(m -> m.group(1)).toList();
+  }
+
+  private List<LedgerEntry> hot(String eventType, String session) {
+    try (Ledgers l = Ledgers.open(home)) {
+      return l.hot().byEventType(eventType).stream().filter(e -> session.equals(e.sessionId())).toList();
+    }
+  }
+
+  @Test
+  void pipedTurnsThenExit_printRepliesAndFootersAndEndTheSessionOnce() {
+    var r = runWithInput(CliHarness.env(home), CliHarness.TWO_TURNS, "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(List.of("0", "1"), footers(r), () -> "one footer per turn; the package question calls one tool\n"
+        + r.describe());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(!lines.get(0).isBlank() && !lines.get(0).startsWith("  ["), () -> "a reply comes first\n" + r.describe());
+    for (int i = 0; i < lines.size(); i++) {
+      if (FOOTER.matcher(lines.get(i)).matches()) {
+        String above = lines.get(i - 1);
+        assertTrue(!above.isBlank() && !FOOTER.matcher(above).matches(), () -> "each footer follows its reply\n"
+            + r.describe());
+      }
+    }
+    assertTrue(r.out().contains("(offline model)"), () -> "the offline provider says what it is\n" + r.describe());
+    String sid = endedSession(r);
+    assertTrue(r.out().contains("Session " + sid + " ended: 2 turn(s)"), r::describe);
+    assertEquals(1, hot("SESSION_START", sid).size(), "SESSION_START entries");
+    assertEquals(1, hot("SESSION_END", sid).size(), "SESSION_END entries");
+    assertEquals("", r.err(), r::describe);
+  }
+
+  @Test
+  void quit_endsTheSessionLikeExit() {
+    var r = runWithInput(CliHarness.env(home), "hello\nquit\nnot sent\n", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, footers(r).size(), () -> "the line after quit is never sent\n" + r.describe());
+    assertEquals(1, hot("SESSION_END", endedSession(r)).size());
+  }
+
+  @Test
+  void endOfInputWithoutExit_endsTheSessionCleanly() {
+    var r = runWithInput(CliHarness.env(home), "hello", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, footers(r).size(), () -> "a last line without newline is still a turn\n" + r.describe());
+    String sid = endedSession(r);
+    assertEquals(1, hot("SESSION_START", sid).size());
+    assertEquals(1, hot("SESSION_END", sid).size());
+    assertEquals("", r.err(), r::describe);
+  }
+
+  @Test
+  void emptyInput_startsAndEndsASessionWithNoTurns() {
+    var r = runWithInput(CliHarness.env(home), "", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("ended: 0 turn(s)"), r::describe);
+  }
+
+  @Test
+  void aLineThatIsNotUtf8_isSkippedWithAMessageAndTheChatContinues() throws Exception {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    in.write(new byte[] {(byte) 0xff, (byte) 0xfe, 'h', 'i', (byte) 0xc3, '\n'});
+    in.write("hello\nexit\n".getBytes(StandardCharsets.UTF_8));
+    var r = runWithInput(CliHarness.env(home), in.toByteArray(), "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, r.errLines(), r::describe);
+    assertTrue(r.err().contains("input line 1 skipped") && r.err().contains("UTF-8"), r::describe);
+    assertNoStackTrace(r);
+    assertEquals(1, footers(r).size(), () -> "the next line is still answered\n" + r.describe());
+    assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
+    assertTrue(!r.out().contains("\uFFFD"), () -> "no replacement characters reach the model\n" + r.describe());
+  }
+
+  @Test
+  void aLineWithAControlCharacter_isRefusedWithAMessageAndTheChatContinues() {
+    var r = runWithInput(CliHarness.env(home), "ring \u0007 bell\nhello\nexit\n", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, r.errLines(), r::describe);
+    assertTrue(r.err().contains("control character U+0007"), r::describe);
+    assertNoStackTrace(r);
+    assertEquals(1, footers(r).size(), r::describe);
+    assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
+  }
+
+  @Test
+  void unknownAgent_isRefusedInOneLineListingTheKnownAgents() {
+    var r = runWithInput(CliHarness.env(home), "hello\n", "chat", "--agent", "NOPE");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("NOPE") && r.err().contains("ADMIN") && r.err().contains("RESIDENT"), r::describe);
+    assertEquals("", r.out(), r::describe);
+  }
+
+  @Test
+  void residentAgent_chatsWithItsOwnHo2Ledger() {
+    var r = runWithInput(CliHarness.env(home), "hello\n", "chat", "--agent", "resident");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(home.resolve("HO2/ledger/RESIDENT/workorder.jsonl").toFile().isFile(), r::describe);
+  }
+
+  @Test
+  void chatWithSessionButNoTemporalAddress_isRefusedInOneLine() {
+    var r = runWithInput(CliHarness.env(home), "hello\n", "chat", "--session", "SES-12345678");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("TEMPORAL_ADDRESS"), r::describe);
+  }
+}

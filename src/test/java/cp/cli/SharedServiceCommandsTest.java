@@ -1,0 +1,173 @@
+package cp.cli;
+
+import static cp.cli.CliHarness.assertOneLineError;
+import static cp.cli.CliHarness.run;
+import static cp.cli.CliHarness.runWithInput;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import cp.model.Json;
+import cp.worker.EmbeddedTemporal;
+import cp.worker.PlaneConfig;
+import cp.worker.PlaneRuntime;
+import cp.worker.PlaneWorker;
+import cp.worker.SearchAttributeRegistrar;
+import cp.worker.TemporalConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client commands against a shared service, all in this JVM: the dev server's embedded
+ * service on a port and a worker (what {@code cpctl dev-server} and {@code cpctl worker} run),
+ * with {@code TEMPORAL_ADDRESS} pointing at it.
+ */
+class SharedServiceCommandsTest {
+  @TempDir static Path home;
+
+  private static EmbeddedTemporal server;
+  private static TemporalConnection workerConnection;
+  private static PlaneRuntime runtime;
+  private static PlaneWorker worker;
+  private static Map<String, String> env;
+
+  @BeforeAll
+  static void startServiceAndWorker() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    server = EmbeddedTemporal.onPort(port);
+    SearchAttributeRegistrar.ensure(server.operator(), PlaneConfig.DEFAULT_NAMESPACE);
+    env = CliHarness.env(home);
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    PlaneConfig config = PlaneConfig.fromEnv(env);
+    runtime = PlaneRuntime.open(config, CliPlane::tools);
+    workerConnection = TemporalConnection.open(config);
+    worker = PlaneWorker.start(workerConnection, runtime, "test-worker");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (worker != null) {
+      worker.kill();
+    }
+    if (workerConnection != null) {
+      workerConnection.close();
+    }
+    if (runtime != null) {
+      runtime.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String startSession() {
+    var r = run(env, "session", "start");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    String sid = r.out().trim();
+    assertTrue(sid.matches("SES-[0-9a-f]{8}"), r::describe);
+    return sid;
+  }
+
+  @Test
+  void theDevServerIsDetectedAsATestServer() {
+    assertTrue(workerConnection.isTestServer(), "sticky execution must be off against it");
+  }
+
+  @Test
+  void sessionStartTurnAndEnd_runAScriptedSession() {
+    String sid = startSession();
+    var turn = run(env, "turn", "--session", sid, "hello", "there");
+    assertEquals(Cpctl.OK, turn.code(), turn::describe);
+    assertTrue(turn.out().lines().anyMatch(l -> l.startsWith("  [success · ")), turn::describe);
+    var end = run(env, "session", "end", sid);
+    assertEquals(Cpctl.OK, end.code(), end::describe);
+    assertTrue(end.out().startsWith(sid + " ended: 1 turn(s)"), end::describe);
+  }
+
+  @Test
+  void turnAsJson_printsTheWholeTurnResult() {
+    String sid = startSession();
+    var r = run(env, "turn", "--session", sid, "--json", "what packages are installed?");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    JsonNode result = Json.parse(r.out());
+    assertEquals("success", result.path("outcome").asText(), r::describe);
+    assertEquals(sid, result.path("session_id").asText());
+    assertEquals(1, result.path("tool_calls").size(), r::describe);
+    assertEquals(2, result.path("wo_chain_summary").size(), r::describe);
+  }
+
+  @Test
+  void turnOnAnUnknownSession_isRefusedInOneLine() {
+    var r = run(env, "turn", "--session", "SES-deadbeef", "hello");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("SES-deadbeef") && r.err().contains("not found"), r::describe);
+  }
+
+  @Test
+  void turnOnAMalformedSessionId_isRefusedInOneLine() {
+    var r = run(env, "turn", "--session", "bogus", "hello");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("SES-"), r::describe);
+  }
+
+  @Test
+  void turnOnAnEndedSession_isRefusedInOneLine() {
+    String sid = startSession();
+    assertEquals(Cpctl.OK, run(env, "session", "end", sid).code());
+    var r = run(env, "turn", "--session", sid, "hello");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    var again = run(env, "session", "end", sid);
+    assertOneLineError(again, Cpctl.BAD_INPUT);
+  }
+
+  @Test
+  void sessionStartWithAnUnknownAgent_isRefusedInOneLine() {
+    var r = run(env, "session", "start", "--agent", "NOPE");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("ADMIN, RESIDENT"), r::describe);
+  }
+
+  @Test
+  void chatContinuingASession_sendsItsTurnsThereAndEndsIt() {
+    String sid = startSession();
+    assertEquals(Cpctl.OK, run(env, "turn", "--session", sid, "hello").code());
+    var r = runWithInput(env, "hello again\n", "chat", "--session", sid);
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("Session " + sid + " ended: 2 turn(s)"), r::describe);
+  }
+
+  @Test
+  void sessionsAgainstTheDevServer_fallsBackToTheLedger() {
+    String sid = startSession();
+    var r = run(env, "sessions");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith(sid + " ") && l.contains("ADMIN")), r::describe);
+  }
+
+  @Test
+  void replayOfALiveSession_replaysItsHistoriesDeterministically() {
+    String sid = startSession();
+    assertEquals(Cpctl.OK, run(env, "turn", "--session", sid, "hello").code());
+    var r = run(env, "replay", "--session", sid);
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains(sid + " ") && r.out().contains(sid + "/turn-0001"), r::describe);
+    assertEquals(2, r.out().lines().filter(l -> l.startsWith("OK ") && l.endsWith("deterministic")).count(),
+        r::describe);
+  }
+
+  @Test
+  void replayOfAnUnknownSession_isRefusedInOneLine() {
+    var r = run(env, "replay", "--session", "SES-deadbeef");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("SES-deadbeef"), r::describe);
+  }
+}

@@ -48,7 +48,7 @@ class SharedServiceCommandsTest {
     env = CliHarness.env(home);
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
     PlaneConfig config = PlaneConfig.fromEnv(env);
-    runtime = PlaneRuntime.open(config, CliPlane::tools);
+    runtime = PlaneRuntime.open(config);
     workerConnection = TemporalConnection.open(config);
     worker = PlaneWorker.start(workerConnection, runtime, "test-worker");
   }

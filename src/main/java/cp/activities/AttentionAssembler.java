@@ -183,15 +183,15 @@ public final class AttentionAssembler {
   private static String userInput(LedgerEntry exchange) {
     JsonNode first = exchange.meta("prompt").path("messages").path(0).path("content").path(0);
     String text = first.path("text").asText("");
-    String json = PromptRenderer.extractInputJson(text);
-    if (json != null) {
-      try {
-        return Json.parse(json).path("user_input").asText(text);
-      } catch (IllegalArgumentException e) {
-        return text;
-      }
+    Optional<String> json = PromptRenderer.findInputJson(text);
+    if (json.isEmpty()) {
+      return text;
     }
-    return text;
+    try {
+      return Json.parse(json.get()).path("user_input").asText(text);
+    } catch (IllegalArgumentException e) {
+      return text;
+    }
   }
 
   private static String answerText(LedgerEntry exchange) {

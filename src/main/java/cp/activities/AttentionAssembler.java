@@ -65,6 +65,10 @@ public final class AttentionAssembler {
   }
 
   public AttentionResult assemble(AttentionRequest req, String idempotencyKey) {
+    Optional<AttentionResult> done = recorded(req, idempotencyKey);
+    if (done.isPresent()) {
+      return done.get();
+    }
     AttentionTemplate t = catalog.attentionTemplate(req.templateId());
     long deadline = clock.millis() + t.budget().timeoutMs();
     Set<Tier> tiers = selectedTiers(t);
@@ -134,6 +138,22 @@ public final class AttentionAssembler {
         .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)
         .idempotencyKey(idempotencyKey).build());
     return new AttentionResult(id, hash, fragments.size(), tokens, queries, partial || trimmed, priorTurns);
+  }
+
+  /**
+   * The result of an assembly already recorded under {@code idempotencyKey}: a retried activity
+   * must describe the context that was written, not a new one (its own first attempt is now
+   * part of the HO2m it would scan).
+   */
+  private Optional<AttentionResult> recorded(AttentionRequest req, String idempotencyKey) {
+    if (idempotencyKey == null) {
+      return Optional.empty();
+    }
+    return ledgers.existing(Tier.HO2, req.agentClass())
+        .flatMap(ho2 -> ho2.idForKey(idempotencyKey).flatMap(ho2::byId))
+        .map(e -> new AttentionResult(e.entryId(), e.metaText("context_hash"), e.meta("fragment_count").asInt(),
+            e.meta("tokens").asLong(), e.meta("queries").asInt(), e.meta("partial").asBoolean(),
+            e.meta("prior_turns").asInt()));
   }
 
   private static Set<Tier> selectedTiers(AttentionTemplate t) {

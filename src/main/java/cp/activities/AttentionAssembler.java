@@ -76,13 +76,19 @@ public final class AttentionAssembler {
     int queries = 0;
     int priorTurns = 0;
     boolean partial = false;
+    boolean stopQuerying = false;
     long maxTokens = t.budget().maxContextTokens();
     for (AttentionStage stage : t.pipeline()) {
       StageConfig c = stage.config();
       if (stage.type() == StageType.LEDGER_QUERY) {
+        // A spent budget ends the querying only: later structuring and halting stages still apply.
+        if (stopQuerying) {
+          continue;
+        }
         if (queries >= t.budget().maxQueries()) {
           partial = true;
-          break;
+          stopQuerying = true;
+          continue;
         }
         if (clock.millis() > deadline) {
           if (AttentionTemplate.Fallback.FAIL.equals(t.fallback().onTimeout())) {
@@ -90,7 +96,8 @@ public final class AttentionAssembler {
                 + t.budget().timeoutMs() + " ms and its fallback is 'fail'", "attention_timeout");
           }
           partial = true;
-          break;
+          stopQuerying = true;
+          continue;
         }
         Optional<Tier> tier = c.ledgerTier();
         if (tier.isEmpty() || !tiers.contains(tier.get())) {

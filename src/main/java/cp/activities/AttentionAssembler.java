@@ -58,11 +58,7 @@ public final class AttentionAssembler {
     this.clock = clock;
   }
 
-  record Fragment(String section, String timestamp, String text, boolean conversation) {
-    long tokens() {
-      return TokenEstimate.ofChars(text.length() + 1);
-    }
-  }
+  record Fragment(String section, String timestamp, String text, boolean conversation) {}
 
   public AttentionResult assemble(AttentionRequest req, String idempotencyKey) {
     Optional<AttentionResult> done = recorded(req, idempotencyKey);
@@ -245,7 +241,11 @@ public final class AttentionAssembler {
         + (wo == null ? "" : " (" + wo + ")"), MAX_EVENT_CHARS);
   }
 
-  /** Keeps the context within budget: drops the oldest events first, then the oldest turns. */
+  /**
+   * Keeps the context within budget: drops the oldest events first, then the oldest turns. The
+   * budget is measured on the rendered text, section headings included, so the recorded
+   * {@code tokens} never exceed it.
+   */
   private static boolean trim(List<Fragment> fragments, long maxTokens) {
     if (maxTokens <= 0) {
       return false;
@@ -262,7 +262,7 @@ public final class AttentionAssembler {
   }
 
   private static long total(List<Fragment> fragments) {
-    return fragments.stream().mapToLong(Fragment::tokens).sum();
+    return TokenEstimate.ofChars(render(fragments).length());
   }
 
   /** Sections in pipeline order; within a section, chronological. */

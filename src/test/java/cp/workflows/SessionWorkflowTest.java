@@ -12,7 +12,13 @@ import cp.model.SessionSummary;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.common.SearchAttributes;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
@@ -206,5 +212,21 @@ class SessionWorkflowTest {
     assertNotEquals(firstRun, runNow);
     assertEquals(List.of("SESSION_START"), session.types(), "continue-as-new does not start the session again");
     assertFalse(st.ended());
+  }
+
+  // Seed 002 test 13 (degradation log failure is non-fatal): when DEGRADATION cannot be written,
+  // the user still gets the degraded answer and the session goes on.
+  @Test
+  void degradationThatCannotBeLogged_stillAnswersDegraded() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    session.failDegradationLog = true;
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.DEGRADED, r.outcome());
+    assertEquals("degraded answer", r.response());
+    assertEquals(1, ho1.degraded.size());
+    assertEquals(List.of("SESSION_START"), session.types(), "the DEGRADATION write failed");
+    assertEquals(1, s.state().degradedTurns());
+    assertEquals(2, s.turn(new TurnRequest("again")).turn(), "the session goes on");
   }
 }

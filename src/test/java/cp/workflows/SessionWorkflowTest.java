@@ -214,6 +214,28 @@ class SessionWorkflowTest {
     assertFalse(st.ended());
   }
 
+  // Seed 002 test 11 (auto-start on the first turn): a turn sent together with the start
+  // (update-with-start) waits for the session to load its profile and runs as turn 1.
+  @Test
+  void firstTurnSentWithTheStart_runsAsTurnOne() {
+    SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(SID)
+        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+        .setTypedSearchAttributes(SearchAttributes.newBuilder()
+            .set(CpSearchAttributes.SESSION_ID, SID).set(CpSearchAttributes.AGENT_CLASS, "ADMIN")
+            .set(CpSearchAttributes.TURN, 0L).build())
+        .build());
+    WithStartWorkflowOperation<SessionSummary> start =
+        new WithStartWorkflowOperation<>(stub::run, new SessionInput(SID, "ADMIN", null, 0));
+    TurnResult r = WorkflowClient.executeUpdateWithStart(stub::turn, new TurnRequest("hello"),
+        UpdateOptions.<TurnResult>newBuilder().setWaitForStage(WorkflowUpdateStage.COMPLETED).build(), start);
+    assertEquals(1, r.turn());
+    assertEquals(TurnOutcome.SUCCESS, r.outcome());
+    SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+    assertEquals(1, s.state().turns());
+    assertEquals(List.of("SESSION_START"), session.types());
+  }
+
   // Seed 002 test 13 (degradation log failure is non-fatal): when DEGRADATION cannot be written,
   // the user still gets the degraded answer and the session goes on.
   @Test
@@ -228,5 +250,23 @@ class SessionWorkflowTest {
     assertEquals(List.of("SESSION_START"), session.types(), "the DEGRADATION write failed");
     assertEquals(1, s.state().degradedTurns());
     assertEquals(2, s.turn(new TurnRequest("again")).turn(), "the session goes on");
+  }
+
+  // Seed 003 test 23 (timeout enforced): budget.timeout_seconds ends the session even while it
+  // is in use, with SESSION_END and reason session_timeout.
+  @Test
+  void sessionLifetime_endsTheSessionEvenWhileItIsActive() {
+    session.profile = new cp.model.AgentProfile("ADMIN", "a", "f", "ATT-ADMIN-001", List.of(), 100_000, 50, 120, 100,
+        4000, 3, 120, 1000, 2, 200);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("one"));
+    h.env.sleep(Duration.ofSeconds(60));
+    s.turn(new TurnRequest("two"));
+    h.env.sleep(Duration.ofSeconds(61));
+    SessionSummary sum = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+    assertEquals("session_timeout", sum.endReason());
+    assertEquals(2, sum.turns());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+    assertEquals("session_timeout", session.events.get(1).metadata().get("end_reason").asText());
   }
 }

@@ -58,13 +58,13 @@ public final class AttentionAssembler {
     this.clock = clock;
   }
 
-  record Fragment(String section, String timestamp, String text, boolean conversation) {
-    long tokens() {
-      return TokenEstimate.ofChars(text.length() + 1);
-    }
-  }
+  record Fragment(String section, String timestamp, String text, boolean conversation) {}
 
   public AttentionResult assemble(AttentionRequest req, String idempotencyKey) {
+    Optional<AttentionResult> done = recorded(req, idempotencyKey);
+    if (done.isPresent()) {
+      return done.get();
+    }
     AttentionTemplate t = catalog.attentionTemplate(req.templateId());
     long deadline = clock.millis() + t.budget().timeoutMs();
     Set<Tier> tiers = selectedTiers(t);
@@ -72,13 +72,19 @@ public final class AttentionAssembler {
     int queries = 0;
     int priorTurns = 0;
     boolean partial = false;
+    boolean stopQuerying = false;
     long maxTokens = t.budget().maxContextTokens();
     for (AttentionStage stage : t.pipeline()) {
       StageConfig c = stage.config();
       if (stage.type() == StageType.LEDGER_QUERY) {
+        // A spent budget ends the querying only: later structuring and halting stages still apply.
+        if (stopQuerying) {
+          continue;
+        }
         if (queries >= t.budget().maxQueries()) {
           partial = true;
-          break;
+          stopQuerying = true;
+          continue;
         }
         if (clock.millis() > deadline) {
           if (AttentionTemplate.Fallback.FAIL.equals(t.fallback().onTimeout())) {
@@ -86,7 +92,8 @@ public final class AttentionAssembler {
                 + t.budget().timeoutMs() + " ms and its fallback is 'fail'", "attention_timeout");
           }
           partial = true;
-          break;
+          stopQuerying = true;
+          continue;
         }
         Optional<Tier> tier = c.ledgerTier();
         if (tier.isEmpty() || !tiers.contains(tier.get())) {
@@ -136,6 +143,22 @@ public final class AttentionAssembler {
     return new AttentionResult(id, hash, fragments.size(), tokens, queries, partial || trimmed, priorTurns);
   }
 
+  /**
+   * The result of an assembly already recorded under {@code idempotencyKey}: a retried activity
+   * must describe the context that was written, not a new one (its own first attempt is now
+   * part of the HO2m it would scan).
+   */
+  private Optional<AttentionResult> recorded(AttentionRequest req, String idempotencyKey) {
+    if (idempotencyKey == null) {
+      return Optional.empty();
+    }
+    return ledgers.existing(Tier.HO2, req.agentClass())
+        .flatMap(ho2 -> ho2.idForKey(idempotencyKey).flatMap(ho2::byId))
+        .map(e -> new AttentionResult(e.entryId(), e.metaText("context_hash"), e.meta("fragment_count").asInt(),
+            e.meta("tokens").asLong(), e.meta("queries").asInt(), e.meta("partial").asBoolean(),
+            e.meta("prior_turns").asInt()));
+  }
+
   private static Set<Tier> selectedTiers(AttentionTemplate t) {
     Set<Tier> out = EnumSet.noneOf(Tier.class);
     for (AttentionStage s : t.stages(StageType.TIER_SELECT)) {
@@ -183,15 +206,15 @@ public final class AttentionAssembler {
   private static String userInput(LedgerEntry exchange) {
     JsonNode first = exchange.meta("prompt").path("messages").path(0).path("content").path(0);
     String text = first.path("text").asText("");
-    String json = PromptRenderer.extractInputJson(text);
-    if (json != null) {
-      try {
-        return Json.parse(json).path("user_input").asText(text);
-      } catch (IllegalArgumentException e) {
-        return text;
-      }
+    Optional<String> json = PromptRenderer.findInputJson(text);
+    if (json.isEmpty()) {
+      return text;
     }
-    return text;
+    try {
+      return Json.parse(json.get()).path("user_input").asText(text);
+    } catch (IllegalArgumentException e) {
+      return text;
+    }
   }
 
   private static String answerText(LedgerEntry exchange) {
@@ -218,7 +241,11 @@ public final class AttentionAssembler {
         + (wo == null ? "" : " (" + wo + ")"), MAX_EVENT_CHARS);
   }
 
-  /** Keeps the context within budget: drops the oldest events first, then the oldest turns. */
+  /**
+   * Keeps the context within budget: drops the oldest events first, then the oldest turns. The
+   * budget is measured on the rendered text, section headings included, so the recorded
+   * {@code tokens} never exceed it.
+   */
   private static boolean trim(List<Fragment> fragments, long maxTokens) {
     if (maxTokens <= 0) {
       return false;
@@ -235,7 +262,7 @@ public final class AttentionAssembler {
   }
 
   private static long total(List<Fragment> fragments) {
-    return fragments.stream().mapToLong(Fragment::tokens).sum();
+    return TokenEstimate.ofChars(render(fragments).length());
   }
 
   /** Sections in pipeline order; within a section, chronological. */

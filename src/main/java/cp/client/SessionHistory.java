@@ -195,12 +195,12 @@ public final class SessionHistory {
 
     private static String userInput(LedgerEntry e) {
       String text = e.meta("prompt").path("messages").path(0).path("content").path(0).path("text").asText("");
-      String json = PromptRenderer.extractInputJson(text);
-      if (json == null) {
+      Optional<String> json = PromptRenderer.findInputJson(text);
+      if (json.isEmpty()) {
         return text;
       }
       try {
-        return Json.parse(json).path("user_input").asText(text);
+        return Json.parse(json.get()).path("user_input").asText(text);
       } catch (IllegalArgumentException x) {
         return text;
       }

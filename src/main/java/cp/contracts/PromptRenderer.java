@@ -3,6 +3,7 @@ package cp.contracts;
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -73,6 +74,18 @@ public final class PromptRenderer {
    */
   public static String extractInputJson(String userText) {
     return ModelJson.extractInputJson(userText, INPUT_OPEN, INPUT_CLOSE);
+  }
+
+  /**
+   * The JSON text of the input block, or empty when the message has none: a degraded call's
+   * user message is the user's plain text, and readers of the conversation must take it as is.
+   */
+  public static Optional<String> findInputJson(String userText) {
+    try {
+      return Optional.of(extractInputJson(userText));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /**

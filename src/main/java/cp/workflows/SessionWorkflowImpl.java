@@ -42,6 +42,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
   /** Error type of a refused turn (the Update fails; nothing was written). */
   public static final String TURN_REFUSED = "turn_refused";
+  /**
+   * Version marker: from version 1 on, a DEGRADATION that cannot be written (after the local
+   * activity's retries) no longer fails the turn; the degraded call still runs.
+   */
+  static final String DEGRADATION_LOG_NON_FATAL = "degradation-log-non-fatal";
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
       + " fallback call failed too. Your message was not lost from the record; please try again in a few minutes.";
 
@@ -243,7 +248,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", n)
         .put("turn_workflow_id", childId).put("error_type", WorkOrderRunner.rootType(f)).put("error_message", message)
         .put("tokens_spent_by_failed_turn", spentByChild);
-    session.record(new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
+    recordDegradation(n, new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
         "HO2 failed on turn " + n + ": " + message, meta));
     long left = remaining - spentByChild;
     if (left <= 0) {
@@ -259,6 +264,24 @@ public class SessionWorkflowImpl implements SessionWorkflow {
           r.inputTokens(), r.outputTokens(), List.of(r.exchangeEntryId()));
     } catch (ActivityFailure e) {
       return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", spentByChild, 0, 0, List.of());
+    }
+  }
+
+  /**
+   * Seed 002: degradation is the safety net, so failing to log it must not cost the user the
+   * degraded answer. The degraded call still goes through the gateway, which records its own
+   * EXCHANGE (if the HOT ledger cannot take that either, the call fails and the user is told the
+   * service is unavailable).
+   */
+  private void recordDegradation(int n, SessionEvent event) {
+    try {
+      session.record(event);
+    } catch (ActivityFailure e) {
+      if (Workflow.getVersion(DEGRADATION_LOG_NON_FATAL, Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
+        throw e;
+      }
+      Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} turn {}: DEGRADATION could not be recorded ({});"
+          + " answering with the degraded call anyway", sessionId, n, WorkOrderRunner.rootMessage(e));
     }
   }
 

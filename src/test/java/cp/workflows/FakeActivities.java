@@ -150,6 +150,8 @@ final class FakeActivities {
     final List<SessionEvent> events = Collections.synchronizedList(new ArrayList<>());
     final Map<String, Long> spend = new ConcurrentHashMap<>();
     volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
+    /** When set, writing a DEGRADATION fails as a corrupt HOT ledger would: on every attempt. */
+    volatile boolean failDegradationLog;
 
     @Override
     public AgentProfile profile(String agentClass) {
@@ -158,6 +160,9 @@ final class FakeActivities {
 
     @Override
     public String record(SessionEvent event) {
+      if (failDegradationLog && event.eventType().equals("DEGRADATION")) {
+        throw new IllegalStateException("cannot append to HOT/ledger/governance.jsonl: the chain is broken (test)");
+      }
       events.add(event);
       return "LED-" + event.key();
     }

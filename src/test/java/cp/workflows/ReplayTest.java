@@ -43,7 +43,8 @@ class ReplayTest {
   /** The user's message in {@link #ENCRYPTED_FILE}; it must not be readable there. */
   static final String ENCRYPTED_MESSAGE = "my locker combination is 31-7-22";
   static final List<String> FILES = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
-      "degraded-session.json", "continued-session.json", "plain-session.json", ENCRYPTED_FILE);
+      "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
+      ENCRYPTED_FILE);
 
   private static Set<String> toRecord = Set.of();
 
@@ -62,7 +63,7 @@ class ReplayTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json", "degraded-session.json",
-      "continued-session.json", "plain-session.json"})
+      "continued-session.json", "plain-session.json", "unlogged-degradation-session.json"})
   // encrypted-turn.json needs its key: see encryptedHistory_replaysWithItsKey_andNamesTheKeyWithoutIt
   void committedHistory_replaysAgainstTheCurrentCode(String file) throws IOException {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
@@ -151,6 +152,8 @@ class ReplayTest {
     recordSession("degraded-session.json", "SES-0000dead", 0, ho1 -> ho1.failGateway = true, 1);
     recordSession("continued-session.json", "SES-0000c0de", 2, ho1 -> { }, 3);
     recordSession("plain-session.json", "SES-00001234", 0, ho1 -> { }, 2);
+    recordSession("unlogged-degradation-session.json", "SES-0000dea1", 0, ho1 -> ho1.failGateway = true,
+        session -> session.failDegradationLog = true, 1);
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {
@@ -174,12 +177,20 @@ class ReplayTest {
 
   private static void recordSession(String file, String sid, int canAfter,
       java.util.function.Consumer<FakeActivities.Ho1> script, int turns) {
+    recordSession(file, sid, canAfter, script, session -> { }, turns);
+  }
+
+  private static void recordSession(String file, String sid, int canAfter,
+      java.util.function.Consumer<FakeActivities.Ho1> script,
+      java.util.function.Consumer<FakeActivities.Session> sessionScript, int turns) {
     if (!toRecord.contains(file)) {
       return;
     }
     FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
     script.accept(ho1);
-    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
+    FakeActivities.Session session = new FakeActivities.Session();
+    sessionScript.accept(session);
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
       SessionWorkflow s = h.sessionStub(sid);
       var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, canAfter));
       for (int i = 1; i <= turns; i++) {

@@ -12,7 +12,13 @@ import cp.model.SessionSummary;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.common.SearchAttributes;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
@@ -206,5 +212,61 @@ class SessionWorkflowTest {
     assertNotEquals(firstRun, runNow);
     assertEquals(List.of("SESSION_START"), session.types(), "continue-as-new does not start the session again");
     assertFalse(st.ended());
+  }
+
+  // Seed 002 test 11 (auto-start on the first turn): a turn sent together with the start
+  // (update-with-start) waits for the session to load its profile and runs as turn 1.
+  @Test
+  void firstTurnSentWithTheStart_runsAsTurnOne() {
+    SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(SID)
+        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+        .setTypedSearchAttributes(SearchAttributes.newBuilder()
+            .set(CpSearchAttributes.SESSION_ID, SID).set(CpSearchAttributes.AGENT_CLASS, "ADMIN")
+            .set(CpSearchAttributes.TURN, 0L).build())
+        .build());
+    WithStartWorkflowOperation<SessionSummary> start =
+        new WithStartWorkflowOperation<>(stub::run, new SessionInput(SID, "ADMIN", null, 0));
+    TurnResult r = WorkflowClient.executeUpdateWithStart(stub::turn, new TurnRequest("hello"),
+        UpdateOptions.<TurnResult>newBuilder().setWaitForStage(WorkflowUpdateStage.COMPLETED).build(), start);
+    assertEquals(1, r.turn());
+    assertEquals(TurnOutcome.SUCCESS, r.outcome());
+    SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+    assertEquals(1, s.state().turns());
+    assertEquals(List.of("SESSION_START"), session.types());
+  }
+
+  // Seed 002 test 13 (degradation log failure is non-fatal): when DEGRADATION cannot be written,
+  // the user still gets the degraded answer and the session goes on.
+  @Test
+  void degradationThatCannotBeLogged_stillAnswersDegraded() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    session.failDegradationLog = true;
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.DEGRADED, r.outcome());
+    assertEquals("degraded answer", r.response());
+    assertEquals(1, ho1.degraded.size());
+    assertEquals(List.of("SESSION_START"), session.types(), "the DEGRADATION write failed");
+    assertEquals(1, s.state().degradedTurns());
+    assertEquals(2, s.turn(new TurnRequest("again")).turn(), "the session goes on");
+  }
+
+  // Seed 003 test 23 (timeout enforced): budget.timeout_seconds ends the session even while it
+  // is in use, with SESSION_END and reason session_timeout.
+  @Test
+  void sessionLifetime_endsTheSessionEvenWhileItIsActive() {
+    session.profile = new cp.model.AgentProfile("ADMIN", "a", "f", "ATT-ADMIN-001", List.of(), 100_000, 50, 120, 100,
+        4000, 3, 120, 1000, 2, 200);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("one"));
+    h.env.sleep(Duration.ofSeconds(60));
+    s.turn(new TurnRequest("two"));
+    h.env.sleep(Duration.ofSeconds(61));
+    SessionSummary sum = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+    assertEquals("session_timeout", sum.endReason());
+    assertEquals(2, sum.turns());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+    assertEquals("session_timeout", session.events.get(1).metadata().get("end_reason").asText());
   }
 }

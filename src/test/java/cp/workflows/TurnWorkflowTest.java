@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.model.AgentProfile;
+import cp.model.AttentionRequest;
 import cp.model.EntryRef;
 import cp.model.Ho2Event;
 import cp.model.Json;
@@ -209,5 +210,24 @@ class TurnWorkflowTest {
     assertEquals(1000, classify.constraints().tokenBudget());
     WorkOrder synth = Json.convert(ho2.events.get(2).metadata().get("work_order"), WorkOrder.class);
     assertEquals(900, synth.constraints().tokenBudget());
+  }
+
+  // Seed 001 Q3 (the handle_turn("hello") flow) and seed 003 test 5 (attention called with the
+  // right request): what each step is given, and a result that names its session and turn.
+  @Test
+  void hello_eachStepIsGivenWhatTheFlowDescribes() {
+    TurnResult r = turn("hello");
+    WorkOrder classify = Json.convert(ho2.events.get(0).metadata().get("work_order"), WorkOrder.class);
+    assertEquals("hello", classify.inputContext().get("user_input").asText());
+    assertEquals(new AttentionRequest("SES-0000abcd", "ADMIN", "ATT-ADMIN-001", 1, "hello"), ho2.attention.get(0));
+    WorkOrder synth = Json.convert(ho2.events.get(2).metadata().get("work_order"), WorkOrder.class);
+    assertEquals("hello", synth.inputContext().get("user_input").asText());
+    assertEquals("greeting", synth.inputContext().at("/classification/speech_act").asText());
+    assertTrue(synth.inputContext().at("/acceptance_criteria/must_include_response_text").asBoolean());
+    assertEquals(profile.maxResponseChars(), synth.inputContext().at("/acceptance_criteria/max_response_chars").asInt());
+    assertEquals("ctxhash", synth.inputContext().at("/assembled_context/context_hash").asText());
+    assertFalse(synth.inputContext().at("/assembled_context").has("text"), "the work order carries a reference");
+    assertEquals("SES-0000abcd", r.sessionId());
+    assertEquals(1, r.turn());
   }
 }

@@ -11,7 +11,7 @@ record ActivityIdentity(String workflowId, String runId, String activityId, int 
 
   static ActivityIdentity current() {
     ActivityInfo info = Activity.getExecutionContext().getInfo();
-    return new ActivityIdentity(info.getWorkflowId(), info.getRunId(), info.getActivityId(), info.getAttempt(),
+    return new ActivityIdentity(info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId(), info.getAttempt(),
         info.isLocal());
   }
 

@@ -177,12 +177,6 @@ final class ExchangeRecords {
   }
 
   static String text(List<ContentBlock> content) {
-    StringBuilder sb = new StringBuilder();
-    for (ContentBlock b : content) {
-      if (b.isText()) {
-        sb.append(b.text());
-      }
-    }
-    return sb.toString();
+    return ContentBlock.joinText(content);
   }
 }

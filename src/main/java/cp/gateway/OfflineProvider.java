@@ -9,7 +9,6 @@ import cp.gateway.offline.ReplyComposer;
 import cp.gateway.offline.ReplyComposer.Context;
 import cp.gateway.offline.SchemaSkeleton;
 import cp.gateway.offline.SpeechActRules;
-import cp.gateway.offline.TokenEstimate;
 import cp.gateway.offline.ToolCall;
 import cp.gateway.offline.ToolRounds;
 import cp.gateway.offline.ToolTriggerRules;
@@ -157,9 +156,9 @@ public final class OfflineProvider implements LlmProvider {
   }
 
   private ProviderReply account(PromptRequest request, Draft draft) {
-    long inputTokens = TokenEstimate.input(request);
+    long inputTokens = Math.max(1, TokenEstimate.ofPrompt(request));
     if (!draft.toolUses().isEmpty()) {
-      return new ProviderReply(draft.toolUses(), inputTokens, TokenEstimate.output(draft.toolUses()),
+      return new ProviderReply(draft.toolUses(), inputTokens, Math.max(1, TokenEstimate.ofContent(draft.toolUses())),
           MODEL_ID, FINISH_TOOL_USE);
     }
     int maxTokens = request.maxTokens();
@@ -178,7 +177,7 @@ public final class OfflineProvider implements LlmProvider {
       full = draft.plain();
       text = LengthLimit.cut(full, limit);
     }
-    long outputTokens = TokenEstimate.ofChars(text.length());
+    long outputTokens = Math.max(1, TokenEstimate.ofChars(text.length()));
     if (maxTokens > 0) {
       outputTokens = Math.min(outputTokens, maxTokens);
     }

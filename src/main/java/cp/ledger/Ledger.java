@@ -112,7 +112,8 @@ public final class Ledger implements AutoCloseable {
       throw new LedgerException("cannot open ledger " + path + ": " + e.getMessage(), e);
     }
     lock.lock();
-    try (FileLock ignored = channel.lock()) {
+    try (FileLock held = channel.lock()) {
+      assert held.isValid();
       rescan();
     } catch (IOException e) {
       throw new LedgerException("cannot read ledger " + path + ": " + e.getMessage(), e);
@@ -262,7 +263,8 @@ public final class Ledger implements AutoCloseable {
 
   private <T> T locked(String action, LockedWork<T> work) {
     lock.lock();
-    try (FileLock ignored = channel.lock()) {
+    try (FileLock held = channel.lock()) {
+      assert held.isValid();
       catchUp();
       return work.run();
     } catch (IOException e) {

@@ -66,11 +66,18 @@ final class LedgerIndex {
   /** Row numbers matching the query, in file order, the last {@code limit} when limit > 0. */
   List<Integer> select(LedgerQuery q) {
     List<Integer> candidates = null;
-    for (List<Integer> list : new List[] {
-        q.eventType() == null ? null : byEventType.getOrDefault(q.eventType(), List.of()),
-        q.sessionId() == null ? null : bySession.getOrDefault(q.sessionId(), List.of()),
-        q.workOrderId() == null ? null : byWorkOrder.getOrDefault(q.workOrderId(), List.of())}) {
-      if (list != null && (candidates == null || list.size() < candidates.size())) {
+    List<List<Integer>> filters = new ArrayList<>();
+    if (q.eventType() != null) {
+      filters.add(byEventType.getOrDefault(q.eventType(), List.of()));
+    }
+    if (q.sessionId() != null) {
+      filters.add(bySession.getOrDefault(q.sessionId(), List.of()));
+    }
+    if (q.workOrderId() != null) {
+      filters.add(byWorkOrder.getOrDefault(q.workOrderId(), List.of()));
+    }
+    for (List<Integer> list : filters) {
+      if (candidates == null || list.size() < candidates.size()) {
         candidates = list;
       }
     }

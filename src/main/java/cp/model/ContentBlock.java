@@ -44,6 +44,17 @@ public record ContentBlock(
     }
   }
 
+  /** The concatenated text of the text blocks in {@code blocks} (tool blocks omitted). */
+  public static String joinText(java.util.List<ContentBlock> blocks) {
+    StringBuilder sb = new StringBuilder();
+    for (ContentBlock b : blocks) {
+      if (b.isText()) {
+        sb.append(b.text());
+      }
+    }
+    return sb.toString();
+  }
+
   public static ContentBlock text(String text) {
     return new ContentBlock(TEXT, text, null, null, null, null, null, null);
   }

@@ -31,12 +31,6 @@ public record Message(String role, List<ContentBlock> content) {
 
   /** The concatenated text blocks (tool blocks omitted). */
   public String text() {
-    StringBuilder sb = new StringBuilder();
-    for (ContentBlock b : content) {
-      if (b.isText()) {
-        sb.append(b.text());
-      }
-    }
-    return sb.toString();
+    return ContentBlock.joinText(content);
   }
 }

@@ -50,13 +50,7 @@ public record PromptResponse(
   /** The concatenated text blocks. */
   @JsonIgnore
   public String text() {
-    StringBuilder sb = new StringBuilder();
-    for (ContentBlock b : content) {
-      if (b.isText()) {
-        sb.append(b.text());
-      }
-    }
-    return sb.toString();
+    return ContentBlock.joinText(content);
   }
 
   @JsonIgnore

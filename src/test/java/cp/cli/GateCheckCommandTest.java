@@ -1,0 +1,60 @@
+package cp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cpctl gate-check}: one PASS/FAIL line per gate, exit 1 on any FAIL. */
+class GateCheckCommandTest {
+  @TempDir Path home;
+
+  @Test
+  void cleanPlaneAfterAChat_passesEveryGate() {
+    Map<String, String> env = CliHarness.env(home);
+    CliHarness.chat(env);
+    CliHarness.Run r = CliHarness.run(env, "gate-check");
+    assertEquals(0, r.code(), r.describe());
+    for (String gate : List.of("G-PLANE-ROOT", "G-CATALOG", "G-ARTIFACTS", "G-LEDGER-HOT", "G-LEDGER-HO2-ADMIN",
+        "G-LEDGER-HO1")) {
+      assertTrue(r.out().contains("PASS " + gate), gate + "\n" + r.describe());
+    }
+    assertTrue(r.out().contains("gates pass"), r.describe());
+  }
+
+  @Test
+  void tamperedLedger_failsItsGateNamingTheLine_andExits1() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    CliHarness.chat(env);
+    Path ho1 = home.resolve("HO1/ledger/worker.jsonl");
+    List<String> lines = new ArrayList<>(Files.readAllLines(ho1, StandardCharsets.UTF_8));
+    lines.set(2, lines.get(2).replace("\"tier\":\"ho1\"", "\"tier\":\"hot\""));
+    Files.writeString(ho1, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+    CliHarness.Run r = CliHarness.run(env, "gate-check");
+    assertEquals(1, r.code(), r.describe());
+    assertTrue(r.out().contains("FAIL G-LEDGER-HO1"), r.describe());
+    assertTrue(r.out().contains("line 3"), r.describe());
+    assertTrue(r.out().contains("PASS G-LEDGER-HOT"), "other ledgers still pass\n" + r.describe());
+  }
+
+  @Test
+  void singleGate_runsOnlyThatGate() {
+    CliHarness.Run r = CliHarness.run(CliHarness.env(home), "gate-check", "--gate", "G-CATALOG");
+    assertEquals(0, r.code(), r.describe());
+    assertEquals(2, r.out().lines().count(), "one gate line and the summary\n" + r.describe());
+  }
+
+  @Test
+  void unknownGate_isBadInputNamingTheKnownGates() {
+    CliHarness.Run r = CliHarness.run(CliHarness.env(home), "gate-check", "--gate", "G-NOPE");
+    CliHarness.assertOneLineError(r, 2);
+    assertTrue(r.err().contains("G-CATALOG"), r.describe());
+  }
+}

@@ -8,6 +8,7 @@ import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
 import cp.contracts.StageConfig;
 import cp.contracts.StageType;
+import cp.faults.FaultPoints;
 import cp.gateway.TokenEstimate;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
@@ -136,6 +137,7 @@ public final class AttentionAssembler {
         .put("template_id", t.templateId()).put("context", text).put("context_hash", hash)
         .put("fragment_count", fragments.size()).put("tokens", tokens).put("queries", queries)
         .put("partial", partial || trimmed).put("prior_turns", priorTurns);
+    FaultPoints.at(FaultPoints.ATTENTION);
     String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder("ATTENTION_ASSEMBLED")
         .submissionId(t.templateId()).decision(fragments.isEmpty() ? "EMPTY" : "ASSEMBLED")
         .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)

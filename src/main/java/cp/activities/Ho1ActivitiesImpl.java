@@ -8,6 +8,7 @@ import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
+import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
 import cp.ledger.Ledger;
@@ -220,7 +221,10 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     ToolResult result;
     try {
-      result = Heartbeats.during(() -> tools.execute(r.agentClass(), use.name(), use.input(), r.allowedTools()));
+      result = Heartbeats.during(() -> {
+        FaultPoints.at(FaultPoints.TOOL_CALL);
+        return tools.execute(r.agentClass(), use.name(), use.input(), r.allowedTools());
+      });
     } catch (Exception e) {
       result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
           + (e.getMessage() == null ? "" : ": " + e.getMessage()));

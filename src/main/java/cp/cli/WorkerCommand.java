@@ -1,5 +1,6 @@
 package cp.cli;
 
+import cp.faults.FaultPoints;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
 import cp.worker.TemporalConnection;
@@ -14,6 +15,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
   public Integer call() throws Exception {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "worker");
+    FaultPoints.configure(env(), out());
     PlaneRuntime runtime = PlaneRuntime.open(cfg);
     TemporalConnection conn;
     try {

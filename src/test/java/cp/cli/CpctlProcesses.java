@@ -88,9 +88,17 @@ final class CpctlProcesses implements AutoCloseable {
     }
 
     void awaitOutput(String text) throws InterruptedException {
+      await(text, out);
+    }
+
+    void awaitStderr(String text) throws InterruptedException {
+      await(text, err);
+    }
+
+    private void await(String text, Path stream) throws InterruptedException {
       long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
       while (System.nanoTime() < deadline) {
-        if (stdout().contains(text)) {
+        if (read(stream).contains(text)) {
           return;
         }
         if (!process.isAlive()) {

@@ -51,6 +51,8 @@ import java.util.function.Predicate;
 public final class ControlPlaneClient {
   /** Far under Temporal's 2 MB payload error even after JSON escaping; the agent's own limit is smaller. */
   public static final int MAX_MESSAGE_BYTES = 512 * 1024;
+  /** How the client's own limit is named in a refusal. */
+  static final String CLIENT_LIMIT = "the most a client sends in one message; Temporal refuses payloads over 2 MB";
   /** How often a turn is re-sent (same update id) when the session's run changes under it. */
   static final int RUN_CHANGE_RETRIES = 5;
   /** How often a waiting turn looks at its session on the service. */
@@ -121,7 +123,7 @@ public final class ControlPlaneClient {
    */
   public TurnResult turn(String sessionId, String text) {
     checkSessionId(sessionId);
-    TurnText.problem(text, MAX_MESSAGE_BYTES).ifPresent(p -> {
+    TurnText.problem(text, MAX_MESSAGE_BYTES, CLIENT_LIMIT).ifPresent(p -> {
       throw new ClientException(ClientException.Kind.REFUSED, "message refused: " + p);
     });
     String updateId = UUID.randomUUID().toString();

@@ -33,7 +33,7 @@ final class CliPlane implements AutoCloseable {
 
   /** Connects; with the embedded service, also starts the runtime and a worker in this process. */
   static CliPlane open(PlaneConfig config) {
-    Catalog catalog = Catalog.loadDefault();
+    Catalog catalog = config.loadCatalog();
     PlaneRuntime runtime = null;
     if (config.embedded()) {
       runtime = PlaneRuntime.open(config);

@@ -236,16 +236,17 @@ class MultiProcessCrashIT {
       env2.put(FaultPoints.ENV, FaultPoints.NONE);
       worker2 = procs.start("worker-2", env2, "worker");
       model.release();
+      worker2.awaitOutput("sticky off");
+      long workerReadyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
 
       int turnExit = turn.awaitExit();
       recoveryMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
       System.out.printf("MultiProcessCrashIT: kill point %-18s recovery (SIGKILL of worker 1 -> turn client done)"
-          + " = %d ms%n", name, recoveryMs);
+          + " = %d ms, of which the new worker's start = %d ms%n", name, recoveryMs, workerReadyMs);
       assertEquals(0, turnExit, () -> "the turn client must finish after the crash\n" + procs.describeAll());
       result = Json.parse(turn.stdout());
 
       // Stop the new worker cleanly, then read what the ledgers hold.
-      worker2.awaitOutput("sticky off");
       worker2.stop();
       return this;
     }

@@ -8,6 +8,7 @@ import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
 import cp.contracts.StageConfig;
 import cp.contracts.StageType;
+import cp.faults.FaultPoints;
 import cp.gateway.TokenEstimate;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
@@ -47,6 +48,11 @@ public final class AttentionAssembler {
   static final int MAX_EVENT_CHARS = 300;
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
+  /**
+   * First guess of EXCHANGEs per turn (classify, synthesize, a tool round or a retry) when only
+   * the last turns are wanted; the window doubles when the guess was short.
+   */
+  static final int EXCHANGES_PER_TURN_GUESS = 4;
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -136,6 +142,7 @@ public final class AttentionAssembler {
         .put("template_id", t.templateId()).put("context", text).put("context_hash", hash)
         .put("fragment_count", fragments.size()).put("tokens", tokens).put("queries", queries)
         .put("partial", partial || trimmed).put("prior_turns", priorTurns);
+    FaultPoints.at(FaultPoints.ATTENTION);
     String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder("ATTENTION_ASSEMBLED")
         .submissionId(t.templateId()).decision(fragments.isEmpty() ? "EMPTY" : "ASSEMBLED")
         .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)
@@ -176,17 +183,7 @@ public final class AttentionAssembler {
    * degraded, not a tool_use round), with the user input taken from that exchange's prompt.
    */
   private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
-    Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
-    for (LedgerEntry e : hot.query(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"))) {
-      String contract = e.metaText("contract_id");
-      boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
-      int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
-      if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
-          && !"tool_use".equals(e.metaText("finish_reason"))) {
-        lastPerTurn.remove(turn);
-        lastPerTurn.put(turn, e);
-      }
-    }
+    Map<Integer, LedgerEntry> lastPerTurn = lastAnswers(hot, req, maxTurns);
     List<Map.Entry<Integer, LedgerEntry>> turns = new ArrayList<>(lastPerTurn.entrySet());
     turns.sort(Map.Entry.comparingByKey());
     if (maxTurns > 0 && turns.size() > maxTurns) {
@@ -201,6 +198,35 @@ public final class AttentionAssembler {
           true));
     }
     return out;
+  }
+
+  /**
+   * Each earlier turn's last successful answer, by turn. With a turn limit it reads only the
+   * session's most recent EXCHANGEs, widening the window until it holds {@code maxTurns} turns or
+   * the whole session: a session's turns run one after another, so its EXCHANGEs are in turn
+   * order and a suffix of them holds the latest turns whole. Reading every EXCHANGE of the
+   * session on every turn (as before) made attention slower with each turn of a long session.
+   */
+  private static Map<Integer, LedgerEntry> lastAnswers(Ledger hot, AttentionRequest req, int maxTurns) {
+    int window = maxTurns > 0 ? maxTurns * EXCHANGES_PER_TURN_GUESS : 0;
+    while (true) {
+      List<LedgerEntry> entries = hot.query(new LedgerQuery("EXCHANGE", req.sessionId(), null, window));
+      Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
+      for (LedgerEntry e : entries) {
+        String contract = e.metaText("contract_id");
+        boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
+        int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
+        if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
+            && !"tool_use".equals(e.metaText("finish_reason"))) {
+          lastPerTurn.remove(turn);
+          lastPerTurn.put(turn, e);
+        }
+      }
+      if (window == 0 || entries.size() < window || lastPerTurn.size() >= maxTurns) {
+        return lastPerTurn;
+      }
+      window *= 2;
+    }
   }
 
   private static String userInput(LedgerEntry exchange) {

@@ -8,6 +8,7 @@ import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
+import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
 import cp.ledger.Ledger;
@@ -173,12 +174,25 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   private PromptResponse send(PromptRequest request) {
+    return send(request, false);
+  }
+
+  /**
+   * One governed round trip; a gateway failure becomes an ApplicationFailure that says whether
+   * and when Temporal should retry. For the {@code lastResort} (degraded) call an open circuit is
+   * final: the breaker already knows the provider is down, and waiting out its cooldown would
+   * only delay the honest "temporarily unavailable" the user is owed.
+   */
+  private PromptResponse send(PromptRequest request, boolean lastResort) {
     try {
       return Heartbeats.during(() -> gateway.route(request));
     } catch (GatewayException e) {
+      boolean retry = e.retryable() && !(lastResort && Gateway.CIRCUIT_OPEN.equals(e.errorCode()));
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
-          .setMessage(e.getMessage()).setNonRetryable(!e.retryable());
-      e.retryAfter().ifPresent(f::setNextRetryDelay);
+          .setMessage(e.getMessage()).setNonRetryable(!retry);
+      if (retry) {
+        e.retryAfter().ifPresent(f::setNextRetryDelay);
+      }
       throw f.build();
     } catch (RuntimeException e) {
       throw e;
@@ -220,7 +234,10 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     ToolResult result;
     try {
-      result = Heartbeats.during(() -> tools.execute(r.agentClass(), use.name(), use.input(), r.allowedTools()));
+      result = Heartbeats.during(() -> {
+        FaultPoints.at(FaultPoints.TOOL_CALL);
+        return tools.execute(r.agentClass(), use.name(), use.input(), r.allowedTools());
+      });
     } catch (Exception e) {
       result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
           + (e.getMessage() == null ? "" : ": " + e.getMessage()));
@@ -325,7 +342,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     String woId = WorkOrderIds.workOrder(r.sessionId(), r.turn(), DEGRADED_WO_SEQ);
     PromptRequest request = request(contract, agent, woId, r.sessionId(), prompt.system(),
         List.of(Message.user(prompt.user())), List.of(), null, null, r.tokenBudgetRemaining(), id);
-    PromptResponse resp = send(request);
+    PromptResponse resp = send(request, true);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);
     }

@@ -28,12 +28,12 @@ final class CliPlane implements AutoCloseable {
     this.runtime = runtime;
     this.worker = worker;
     this.client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(), catalog.agentClasses(),
-        config.worker().continueAsNewAfterTurns());
+        config.worker().continueAsNewAfterTurns(), config.worker().serviceLostAfter());
   }
 
   /** Connects; with the embedded service, also starts the runtime and a worker in this process. */
   static CliPlane open(PlaneConfig config) {
-    Catalog catalog = Catalog.loadDefault();
+    Catalog catalog = config.loadCatalog();
     PlaneRuntime runtime = null;
     if (config.embedded()) {
       runtime = PlaneRuntime.open(config);

@@ -22,7 +22,7 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
   @Override
   public Integer call() {
     var cfg = config();
-    ResourceSource source = ResourceSource.classpath();
+    ResourceSource source = cfg.catalogSource();
     CatalogStatus status;
     try {
       status = CatalogStatus.loaded(Catalog.load(source), source);

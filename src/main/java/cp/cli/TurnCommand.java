@@ -11,6 +11,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "turn", mixinStandardHelpOptions = true,
     description = "Send one turn to a session and print the reply (exit 1 when the turn ended in error).")
 final class TurnCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  /**
+   * What the JVM makes of argument bytes that are not valid UTF-8. A message holding it was not
+   * what the user meant to send, and the model must not get it as if it were.
+   */
+  static final char NOT_UTF8 = '\uFFFD';
+
   @Option(names = "--session", required = true, description = "Session id (SES-xxxxxxxx).")
   String sessionId;
 
@@ -24,8 +30,14 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
   public Integer call() {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "turn");
+    String text = String.join(" ", words);
+    int replaced = text.indexOf(NOT_UTF8);
+    if (replaced >= 0) {
+      throw new IllegalArgumentException("TEXT is not valid UTF-8: U+FFFD at position " + replaced + " marks bytes"
+          + " the shell passed that are not UTF-8 (binary input?); send UTF-8 text");
+    }
     try (CliPlane plane = CliPlane.open(cfg)) {
-      TurnResult r = plane.client.turn(sessionId, String.join(" ", words));
+      TurnResult r = plane.client.turn(sessionId, text);
       if (json) {
         out().println(Json.pretty(r));
       } else {

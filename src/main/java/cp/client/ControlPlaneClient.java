@@ -5,6 +5,7 @@ import cp.model.SessionState;
 import cp.model.SessionSummary;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import cp.worker.WorkerSettings;
 import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
 import cp.workflows.TurnText;
@@ -18,14 +19,24 @@ import io.temporal.client.WorkflowException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -40,23 +51,41 @@ import java.util.function.Predicate;
 public final class ControlPlaneClient {
   /** Far under Temporal's 2 MB payload error even after JSON escaping; the agent's own limit is smaller. */
   public static final int MAX_MESSAGE_BYTES = 512 * 1024;
+  /** How the client's own limit is named in a refusal. */
+  static final String CLIENT_LIMIT = "the most a client sends in one message; Temporal refuses payloads over 2 MB";
   /** How often a turn is re-sent (same update id) when the session's run changes under it. */
   static final int RUN_CHANGE_RETRIES = 5;
+  /** How often a waiting turn looks at its session on the service. */
+  static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
+  /** Threads that wait on the service for a turn, so the caller can watch the session meanwhile. */
+  private static final ExecutorService WAITERS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "cp-turn-wait");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final WorkflowClient client;
   private final String taskQueue;
   private final Predicate<String> knownAgent;
   private final List<String> agentClasses;
   private final int continueAsNewAfterTurns;
+  private final Duration serviceLostAfter;
   private final SecureRandom random = new SecureRandom();
 
   public ControlPlaneClient(WorkflowClient client, String taskQueue, List<String> agentClasses,
       int continueAsNewAfterTurns) {
+    this(client, taskQueue, agentClasses, continueAsNewAfterTurns, WorkerSettings.DEFAULT_SERVICE_LOST_AFTER);
+  }
+
+  /** {@code serviceLostAfter}: how long a waiting turn tolerates an unreachable service. */
+  public ControlPlaneClient(WorkflowClient client, String taskQueue, List<String> agentClasses,
+      int continueAsNewAfterTurns, Duration serviceLostAfter) {
     this.client = client;
     this.taskQueue = taskQueue;
     this.agentClasses = List.copyOf(agentClasses);
     this.knownAgent = a -> this.agentClasses.contains(a);
     this.continueAsNewAfterTurns = continueAsNewAfterTurns;
+    this.serviceLostAfter = serviceLostAfter;
   }
 
   /** Starts a session for an agent class and returns its id ({@code SES-} + 8 hex). */
@@ -86,34 +115,127 @@ public final class ControlPlaneClient {
     return sessionId;
   }
 
-  /** Runs one turn and waits for its result. */
+  /**
+   * Runs one turn and waits for its result. While it waits it watches the session: if the
+   * service loses the session (a restarted dev-server keeps nothing) or stays unreachable for
+   * longer than {@code serviceLostAfter}, it gives up with a {@link ClientException} of kind
+   * UNAVAILABLE that says so, instead of hanging or reporting a bare "not found".
+   */
   public TurnResult turn(String sessionId, String text) {
     checkSessionId(sessionId);
-    TurnText.problem(text, MAX_MESSAGE_BYTES).ifPresent(p -> {
+    TurnText.problem(text, MAX_MESSAGE_BYTES, CLIENT_LIMIT).ifPresent(p -> {
       throw new ClientException(ClientException.Kind.REFUSED, "message refused: " + p);
     });
     String updateId = UUID.randomUUID().toString();
     for (int attempt = 0; ; attempt++) {
       WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
-      try {
-        return stub.startUpdate(UpdateOptions.newBuilder(TurnResult.class)
+      AtomicBoolean accepted = new AtomicBoolean();
+      CompletableFuture<TurnResult> call = CompletableFuture.supplyAsync(() -> {
+        WorkflowUpdateHandle<TurnResult> handle = stub.startUpdate(UpdateOptions.newBuilder(TurnResult.class)
             .setUpdateName(SessionWorkflow.TURN)
             .setUpdateId(updateId)
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build(), new TurnRequest(text)).getResult();
+            .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+            .build(), new TurnRequest(text));
+        accepted.set(true);
+        return handle.getResult();
+      }, WAITERS);
+      try {
+        return await(sessionId, call, accepted);
       } catch (WorkflowUpdateException e) {
         throw refusedOrFailed(sessionId, e);
       } catch (WorkflowNotFoundException e) {
+        if (accepted.get()) {
+          throw lost(sessionId);
+        }
         if (attempt < RUN_CHANGE_RETRIES && isRunning(sessionId)) {
           continue;
         }
         throw notFound(sessionId);
-      } catch (WorkflowException e) {
-        throw unavailable("turn on " + sessionId + " failed", e);
-      } catch (StatusRuntimeException e) {
+      } catch (WorkflowException | StatusRuntimeException e) {
+        if (hasStatus(e, Status.Code.NOT_FOUND)) {
+          throw accepted.get() ? lost(sessionId) : notFound(sessionId);
+        }
+        Optional<String> gone = serviceGone(e);
+        if (gone.isPresent()) {
+          throw serviceLost(sessionId, gone.get());
+        }
         throw unavailable("turn on " + sessionId + " failed", e);
       }
     }
+  }
+
+  /** Whether a gRPC failure with {@code code} is among {@code e}'s causes. */
+  private static boolean hasStatus(Throwable e, Status.Code code) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s && s.getStatus().getCode() == code) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Why the service cannot be reached, when that is what {@code e} says: an unreachable or
+   * timed-out call, a refused connection, or a long poll the closing server cancelled.
+   */
+  static Optional<String> serviceGone(Throwable e) {
+    Throwable root = e;
+    boolean gone = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      root = t;
+      if (t instanceof StatusRuntimeException s) {
+        Status.Code c = s.getStatus().getCode();
+        gone |= c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED || c == Status.Code.CANCELLED;
+      }
+      gone |= t instanceof java.util.concurrent.CancellationException || t instanceof java.net.ConnectException;
+    }
+    if (!gone) {
+      return Optional.empty();
+    }
+    return Optional.of(root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
+  }
+
+  private ClientException serviceLost(String sessionId, String problem) {
+    return new ClientException(ClientException.Kind.UNAVAILABLE, "lost " + service()
+        + " while waiting for a turn on " + sessionId + " (" + problem + "). The turn may still finish once the"
+        + " service is back: 'cpctl show " + sessionId + "' reads what the ledgers recorded");
+  }
+
+  /** Waits for {@code call}, looking at the session every {@link #WATCH_INTERVAL}; rethrows its failure as is. */
+  private TurnResult await(String sessionId, CompletableFuture<TurnResult> call, AtomicBoolean accepted) {
+    SessionWatch watch = new SessionWatch(client, sessionId, System::nanoTime);
+    while (true) {
+      try {
+        return call.get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        SessionWatch.Seen seen = watch.check();
+        if (seen == SessionWatch.Seen.GONE && accepted.get()) {
+          call.cancel(true);
+          throw lost(sessionId);
+        }
+        if (seen == SessionWatch.Seen.UNREACHABLE && watch.unreachableFor().compareTo(serviceLostAfter) >= 0) {
+          call.cancel(true);
+          throw serviceLost(sessionId, "unreachable for " + watch.unreachableFor().toSeconds() + " s: "
+              + watch.problem());
+        }
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        call.cancel(true);
+        throw new ClientException(ClientException.Kind.UNAVAILABLE, "interrupted while waiting for a turn on "
+            + sessionId);
+      }
+    }
+  }
+
+  /** The service, for messages: "the Temporal service at host:port" or "the in-process Temporal service". */
+  private String service() {
+    String t = client.getWorkflowServiceStubs().getOptions().getTarget();
+    return t == null ? "the in-process Temporal service" : "the Temporal service at " + t;
   }
 
   /** Ends a session: SESSION_END is written and the summary returned. */
@@ -163,9 +285,18 @@ public final class ControlPlaneClient {
     }
   }
 
-  private static ClientException notFound(String sessionId) {
+  private ClientException notFound(String sessionId) {
     return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId
-        + " not found or already ended (start one with 'cpctl session start')");
+        + " not found or already ended on " + service() + " (a restarted service forgets"
+        + " running sessions; their ledgers keep the record); start one with 'cpctl session start'");
+  }
+
+  /** The session vanished from the service while one of its turns ran: the service lost its state. */
+  private ClientException lost(String sessionId) {
+    return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId
+        + " vanished from " + service() + " while its turn was running: the service was"
+        + " restarted or lost its state ('cpctl dev-server' keeps sessions in memory only). What the turn did is in"
+        + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
   }
 
   private static ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {

@@ -10,6 +10,7 @@ import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RouteOutcome;
 import cp.model.ToolDefinition;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -106,8 +107,10 @@ final class ExchangeRecords {
         .reason("exchange completed").metadata(m).idempotencyKey(successKey(r)).build();
   }
 
+  /** A failed round trip; {@code retryAfter} is the delay the provider asked for, or null. */
   static LedgerEntry error(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
-      String modelId, String errorCode, String errorMessage, int httpStatus, boolean timeout, long latencyMs) {
+      String modelId, String errorCode, String errorMessage, int httpStatus, boolean timeout, long latencyMs,
+      Duration retryAfter) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
     m.put("response", "");
@@ -116,6 +119,9 @@ final class ExchangeRecords {
     m.put("error_message", errorMessage);
     if (httpStatus > 0) {
       m.put("http_status", httpStatus);
+    }
+    if (retryAfter != null) {
+      m.put("retry_after_ms", retryAfter.toMillis());
     }
     m.put("input_tokens", 0);
     m.put("output_tokens", 0);

@@ -134,14 +134,14 @@ public final class Gateway {
       long latency = clock.millis() - start;
       String code = e.kind().name().toLowerCase(java.util.Locale.ROOT);
       String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code,
-          e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency));
+          e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
       throw new GatewayException(code, e.retryable(), e.retryAfter().orElse(null), id, e.getMessage());
     } catch (RuntimeException e) {
       breaker.onFailure();
       long latency = clock.millis() - start;
       String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
       String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model,
-          "provider_failure", msg, 0, false, latency));
+          "provider_failure", msg, 0, false, latency, null));
       throw new GatewayException("provider_failure", true, null, id, msg);
     }
     breaker.onSuccess();

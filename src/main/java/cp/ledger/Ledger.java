@@ -1,6 +1,7 @@
 package cp.ledger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.faults.FaultPoints;
 import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -301,6 +302,11 @@ public final class Ledger implements AutoCloseable {
     node.put("hash", hash);
     byte[] line = ChainCodec.line(node);
     try {
+      if (FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()))) {
+        writeFully(Arrays.copyOf(line, line.length / 2), knownEnd);
+        channel.force(false);
+        FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
+      }
       writeFully(line, knownEnd);
       if (options.durability() == Durability.FSYNC_EACH) {
         channel.force(false);
@@ -313,6 +319,7 @@ public final class Ledger implements AutoCloseable {
       }
       throw e;
     }
+    FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
         entry.workOrderId()), key);
     knownEnd += line.length;

@@ -1,5 +1,7 @@
 package cp.worker;
 
+import cp.contracts.Catalog;
+import cp.contracts.ResourceSource;
 import cp.gateway.CircuitBreakerConfig;
 import cp.gateway.Pricing;
 import cp.gateway.ProviderConfigException;
@@ -39,10 +41,13 @@ public record PlaneConfig(
     Secret temporalApiKey,
     TlsSettings tls,
     Optional<PayloadKey> payloadKey,
+    Optional<Path> resourcesDir,
     Map<String, String> env) {
 
   public static final String DEFAULT_HOME = "cp-home";
   public static final String DEFAULT_NAMESPACE = "default";
+  /** The variable that replaces the built-in resources with a directory. */
+  public static final String RESOURCES_DIR = "CP_RESOURCES_DIR";
   /** List prices (USD per million tokens) of the default models; override with CP_PRICE_*_PER_MTOK. */
   static final Pricing ANTHROPIC_DEFAULT_PRICING = new Pricing(3.0, 15.0);
   static final Pricing OPENAI_DEFAULT_PRICING = new Pricing(0.15, 0.60);
@@ -55,6 +60,21 @@ public record PlaneConfig(
   public PlaneConfig {
     env = Map.copyOf(env);
     payloadKey = payloadKey == null ? Optional.empty() : payloadKey;
+    resourcesDir = resourcesDir == null ? Optional.empty() : resourcesDir;
+  }
+
+  /** Where the catalog's files come from: CP_RESOURCES_DIR, or the product's own classpath. */
+  public ResourceSource catalogSource() {
+    return resourcesDir.map(ResourceSource::directory).orElseGet(ResourceSource::classpath);
+  }
+
+  /**
+   * The validated catalog from {@link #catalogSource()}.
+   *
+   * @throws cp.contracts.CatalogException naming every bad file and field
+   */
+  public Catalog loadCatalog() {
+    return resourcesDir.isEmpty() ? Catalog.loadDefault() : Catalog.load(catalogSource());
   }
 
   /**
@@ -67,7 +87,7 @@ public record PlaneConfig(
     return "PlaneConfig[home=" + home + ", provider=" + provider + ", pricing=" + pricing + ", breaker=" + breaker
         + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
         + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
-        + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
+        + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */
@@ -107,7 +127,30 @@ public record PlaneConfig(
     Secret apiKey = env.get("TEMPORAL_API_KEY") == null || env.get("TEMPORAL_API_KEY").isBlank() ? Secret.NONE
         : Secret.of(env.get("TEMPORAL_API_KEY").trim());
     return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
-        PayloadKey.fromEnv(env), env);
+        PayloadKey.fromEnv(env), resourcesDir(env), env);
+  }
+
+  /**
+   * CP_RESOURCES_DIR: a directory holding contracts/, prompts/, agents/ and attention/ to load
+   * instead of the built-in ones (an operator's own agents or limits; the JSON schemas that
+   * check them always come from the product). Unset: the built-in resources.
+   */
+  private static Optional<Path> resourcesDir(Map<String, String> env) {
+    String raw = blankToNull(env.get(RESOURCES_DIR));
+    if (raw == null) {
+      return Optional.empty();
+    }
+    Path p;
+    try {
+      p = Path.of(raw).toAbsolutePath().normalize();
+    } catch (RuntimeException e) {
+      throw new ConfigException(RESOURCES_DIR, RESOURCES_DIR + "='" + raw + "' is not a valid path");
+    }
+    if (!Files.isDirectory(p) || !Files.isReadable(p)) {
+      throw new ConfigException(RESOURCES_DIR, RESOURCES_DIR + "=" + p + " is not a readable directory; point it at"
+          + " a directory with contracts/, prompts/, agents/ and attention/, or unset it for the built-in resources");
+    }
+    return Optional.of(p);
   }
 
   private static Path home(Map<String, String> env) {
@@ -234,6 +277,8 @@ public record PlaneConfig(
   public List<String[]> describe() {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"CP_HOME", home.toString()});
+    rows.add(new String[] {"resources", resourcesDir.map(p -> "directory " + p + " (" + RESOURCES_DIR + ")")
+        .orElse("built in (classpath)")});
     rows.add(new String[] {"provider", provider.type().id() + " (" + provider.reason() + ")"});
     provider.settings().ifPresent(s -> {
       rows.add(new String[] {"provider base URL", s.baseUrl().toString()});

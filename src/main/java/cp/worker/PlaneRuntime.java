@@ -63,7 +63,7 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), ResourceSource.classpath(), deps.ledgers()));
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()));
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
@@ -72,10 +72,13 @@ public final class PlaneRuntime implements AutoCloseable {
     return open(config, provider, tools, Clock.systemUTC());
   }
 
-  /** Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one). */
+  /**
+   * Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one).
+   * The catalog comes from {@link PlaneConfig#loadCatalog()} (CP_RESOURCES_DIR or the built-in one).
+   */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
-    Catalog catalog = Catalog.loadDefault();
+    Catalog catalog = config.loadCatalog();
     Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
     OutputValidator validator = (schema, text) -> {
       try {
@@ -87,12 +90,12 @@ public final class PlaneRuntime implements AutoCloseable {
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock);
-    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers));
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
   }
 
-  /** What a tool executor is built from. */
-  public record Deps(Catalog catalog, Ledgers ledgers) {}
+  /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {}
 
   public PlaneConfig config() {
     return config;

@@ -22,7 +22,8 @@ public record WorkerSettings(
     Duration localStartToClose,
     int localMaxAttempts,
     int degradedMaxAttempts,
-    int continueAsNewAfterTurns) {
+    int continueAsNewAfterTurns,
+    Duration serviceLostAfter) {
 
   public static final String DEFAULT_TASK_QUEUE = "control-plane";
   /**
@@ -44,6 +45,12 @@ public record WorkerSettings(
   /** The degraded call is the last resort while the user waits: fail fast. */
   public static final int DEFAULT_DEGRADED_MAX_ATTEMPTS = 2;
   public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
+  /**
+   * A client waiting for a turn gives up after the service has been unreachable this long (the
+   * turn may still finish on the service; the ledgers will show it). Long enough to ride out a
+   * server restart on a real cluster, short enough that a script does not hang.
+   */
+  public static final Duration DEFAULT_SERVICE_LOST_AFTER = Duration.ofSeconds(30);
 
   public static WorkerSettings defaults() {
     return fromEnv(Map.of());
@@ -62,24 +69,26 @@ public record WorkerSettings(
         millis(env, "CP_LOCAL_TIMEOUT_MS", DEFAULT_LOCAL_START_TO_CLOSE),
         count(env, "CP_LOCAL_MAX_ATTEMPTS", DEFAULT_LOCAL_MAX_ATTEMPTS),
         count(env, "CP_DEGRADED_MAX_ATTEMPTS", DEFAULT_DEGRADED_MAX_ATTEMPTS),
-        count(env, "CP_CONTINUE_AS_NEW_TURNS", DEFAULT_CONTINUE_AS_NEW_TURNS));
+        count(env, "CP_CONTINUE_AS_NEW_TURNS", DEFAULT_CONTINUE_AS_NEW_TURNS),
+        millis(env, "CP_SERVICE_LOST_MS", DEFAULT_SERVICE_LOST_AFTER));
   }
 
   public WorkerSettings withRetry(Duration initial, Duration max, int llmAttempts) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmAttempts, initial, max, toolStartToClose,
-        toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts, continueAsNewAfterTurns);
+        toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts, continueAsNewAfterTurns,
+        serviceLostAfter);
   }
 
   public WorkerSettings withTaskQueue(String queue) {
     return new WorkerSettings(queue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        continueAsNewAfterTurns);
+        continueAsNewAfterTurns, serviceLostAfter);
   }
 
   public WorkerSettings withContinueAsNewAfterTurns(int turns) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        turns);
+        turns, serviceLostAfter);
   }
 
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {

@@ -12,15 +12,27 @@ import java.util.Optional;
 public final class TurnText {
   private TurnText() {}
 
-  /** The problem with {@code text}, or empty when it is acceptable. */
+  /** Whose limit an agent's maximum is, for messages. */
+  static final String AGENT_LIMIT = "agent budget.max_message_bytes";
+
+  /** The problem with {@code text} under the agent's byte limit, or empty when it is acceptable. */
   public static Optional<String> problem(String text, int maxBytes) {
+    return problem(text, maxBytes, AGENT_LIMIT);
+  }
+
+  /**
+   * The problem with {@code text}, or empty when it is acceptable.
+   *
+   * @param whoseLimit what sets {@code maxBytes}, named in the message
+   */
+  public static Optional<String> problem(String text, int maxBytes, String whoseLimit) {
     if (text == null || text.isBlank()) {
       return Optional.of("the message is empty");
     }
     int bytes = text.getBytes(StandardCharsets.UTF_8).length;
     if (maxBytes > 0 && bytes > maxBytes) {
-      return Optional.of("the message is " + bytes + " bytes; the limit is " + maxBytes
-          + " bytes (agent budget.max_message_bytes)");
+      return Optional.of("the message is " + bytes + " bytes; the limit is " + maxBytes + " bytes (" + whoseLimit
+          + ")");
     }
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -254,6 +254,28 @@ class AttentionAssemblerTest {
     assertEquals(2, r.priorTurns());
   }
 
+  // ATT-ADMIN-001's session_conversation keeps the last 10 turns, however many EXCHANGEs each turn has.
+  @Test
+  void conversation_ofALongSessionWithManyRoundsPerTurn_holdsExactlyTheLastTenTurns() {
+    int turns = 30;
+    int toolRounds = 5;
+    int second = 0;
+    for (int t = 1; t <= turns; t++) {
+      exchange(SID, t, 1, ContractIds.CLASSIFY, "q" + t, "{\"speech_act\":\"question\"}", "success", "stop", ++second);
+      for (int round = 1; round <= toolRounds; round++) {
+        exchange(SID, t, 2, ContractIds.SYNTHESIZE, "q" + t, "", "success", "tool_use", ++second);
+      }
+      answer(SID, t, "q" + t, "answer " + t, ++second);
+    }
+    AttentionResult r = admin(turns + 1);
+    String ctx = context("ADMIN", r);
+    assertEquals(10, r.priorTurns(), ctx);
+    for (int t = turns - 9; t <= turns; t++) {
+      assertTrue(ctx.contains("[turn " + t + "] Assistant: answer " + t + "\n"), "turn " + t + " missing: " + ctx);
+    }
+    assertFalse(ctx.contains("[turn " + (turns - 10) + "]"), ctx);
+  }
+
   // Seed 003 Q5: the user's words come from the <input> JSON of the prompt, not the whole rendering.
   @Test
   void conversation_takesTheUserInputFromThePromptsInputJson() {

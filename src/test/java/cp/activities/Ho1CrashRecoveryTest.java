@@ -60,7 +60,8 @@ class Ho1CrashRecoveryTest {
       Duration.ofMillis(100), Duration.ofSeconds(1),
       WorkerSettings.DEFAULT_TOOL_START_TO_CLOSE, WorkerSettings.DEFAULT_TOOL_MAX_ATTEMPTS,
       WorkerSettings.DEFAULT_LOCAL_START_TO_CLOSE, WorkerSettings.DEFAULT_LOCAL_MAX_ATTEMPTS,
-      WorkerSettings.DEFAULT_DEGRADED_MAX_ATTEMPTS, WorkerSettings.DEFAULT_CONTINUE_AS_NEW_TURNS);
+      WorkerSettings.DEFAULT_DEGRADED_MAX_ATTEMPTS, WorkerSettings.DEFAULT_CONTINUE_AS_NEW_TURNS,
+      WorkerSettings.DEFAULT_SERVICE_LOST_AFTER);
   static final String ANSWER_JSON = "{\"response_text\":\"2 packages; the README is the Control Plane's.\"}";
 
   /** What the thread of a dead process does next: nothing. An Error skips every catch, so nothing is written. */

@@ -111,6 +111,19 @@ class ChatCommandTest {
   }
 
   @Test
+  void aThreeMegabyteLine_isRefusedBeforeItReachesTemporal_andTheChatContinues() {
+    String huge = "x".repeat(3 * 1024 * 1024);
+    var r = runWithInput(CliHarness.env(home), huge + "\nhello\nexit\n", "chat");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(1, r.errLines(), r::describe);
+    assertTrue(r.err().contains("the message is 3145728 bytes; the limit is 524288 bytes"), r::describe);
+    assertTrue(r.err().length() < 1000, "the refusal does not echo the line");
+    assertNoStackTrace(r);
+    assertEquals(1, footers(r).size(), () -> "the next line is still answered\n" + r.describe());
+    assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
+  }
+
+  @Test
   void unknownAgent_isRefusedInOneLineListingTheKnownAgents() {
     var r = runWithInput(CliHarness.env(home), "hello\n", "chat", "--agent", "NOPE");
     assertOneLineError(r, Cpctl.BAD_INPUT);

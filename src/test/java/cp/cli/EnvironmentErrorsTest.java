@@ -85,6 +85,16 @@ class EnvironmentErrorsTest {
   }
 
   @Test
+  void workerWithAnUnknownFaultPoint_isRefusedInOneLineNamingTheTestOnlyVariable() throws Exception {
+    var e = env();
+    e.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+    e.put("CP_FAULT_PAUSE", "ledger-written:lower_case");
+    var r = run(e, "worker");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("CP_FAULT_PAUSE") && r.err().contains("tests only"), r::describe);
+  }
+
+  @Test
   void temporalAddressOnAClosedPort_saysItCannotReachTemporal() throws Exception {
     var e = env();
     e.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());

@@ -8,14 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
-import cp.worker.EmbeddedTemporal;
-import cp.worker.PlaneConfig;
-import cp.worker.PlaneRuntime;
-import cp.worker.PlaneWorker;
-import cp.worker.SearchAttributeRegistrar;
 import cp.worker.TemporalConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -31,41 +24,21 @@ import org.junit.jupiter.api.io.TempDir;
 class SharedServiceCommandsTest {
   @TempDir static Path home;
 
-  private static EmbeddedTemporal server;
+  private static SharedService service;
   private static TemporalConnection workerConnection;
-  private static PlaneRuntime runtime;
-  private static PlaneWorker worker;
   private static Map<String, String> env;
 
   @BeforeAll
   static void startServiceAndWorker() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    server = EmbeddedTemporal.onPort(port);
-    SearchAttributeRegistrar.ensure(server.operator(), PlaneConfig.DEFAULT_NAMESPACE);
-    env = CliHarness.env(home);
-    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
-    PlaneConfig config = PlaneConfig.fromEnv(env);
-    runtime = PlaneRuntime.open(config);
-    workerConnection = TemporalConnection.open(config);
-    worker = PlaneWorker.start(workerConnection, runtime, "test-worker");
+    service = SharedService.start(home);
+    workerConnection = service.workerConnection;
+    env = service.env();
   }
 
   @AfterAll
   static void stop() {
-    if (worker != null) {
-      worker.kill();
-    }
-    if (workerConnection != null) {
-      workerConnection.close();
-    }
-    if (runtime != null) {
-      runtime.close();
-    }
-    if (server != null) {
-      server.close();
+    if (service != null) {
+      service.close();
     }
   }
 

@@ -11,8 +11,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** A temporary copy of the shipped catalog files that a test can break one file at a time. */
-final class CatalogFixture {
+/**
+ * A temporary copy of the shipped catalog files that a test can break (or change) one file at a
+ * time; also what a test points {@code CP_RESOURCES_DIR} at.
+ */
+public final class CatalogFixture {
   static final List<String> DIRECTORIES = List.of("contracts", "prompts", "agents", "attention");
 
   private final Path root;
@@ -22,7 +25,7 @@ final class CatalogFixture {
   }
 
   /** Copies every shipped catalog file (from the classpath) under {@code root}. */
-  static CatalogFixture copyOfShipped(Path root) {
+  public static CatalogFixture copyOfShipped(Path root) {
     ResourceSource shipped = ResourceSource.classpath();
     for (String dir : DIRECTORIES) {
       for (ResourceFile f : shipped.list(dir)) {
@@ -32,7 +35,7 @@ final class CatalogFixture {
     return new CatalogFixture(root);
   }
 
-  Path root() {
+  public Path root() {
     return root;
   }
 
@@ -45,7 +48,7 @@ final class CatalogFixture {
   }
 
   /** Parses {@code name}, lets {@code change} edit the tree, writes it back pretty-printed. */
-  CatalogFixture edit(String name, Consumer<ObjectNode> change) {
+  public CatalogFixture edit(String name, Consumer<ObjectNode> change) {
     ObjectNode tree = (ObjectNode) read(name);
     change.accept(tree);
     return writeText(name, Json.pretty(tree));
@@ -58,7 +61,7 @@ final class CatalogFixture {
     return writeText(to, Json.pretty(tree));
   }
 
-  CatalogFixture writeText(String name, String text) {
+  public CatalogFixture writeText(String name, String text) {
     write(root.resolve(name), text.getBytes(StandardCharsets.UTF_8));
     return this;
   }

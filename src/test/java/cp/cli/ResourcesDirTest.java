@@ -1,0 +1,105 @@
+package cp.cli;
+
+import static cp.cli.CliHarness.assertNoStackTrace;
+import static cp.cli.CliHarness.run;
+import static cp.cli.CliHarness.runWithInput;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.contracts.CatalogFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code CP_RESOURCES_DIR}: the catalog loaded from a directory instead of the built-in resources.
+ * A malformed contract, prompt pack, agent config or attention template there stops start-up
+ * (worker and chat) with exit 2 and a message naming the file and the field, before any service
+ * is contacted; a valid directory's limits are the ones the plane enforces.
+ */
+class ResourcesDirTest {
+  @TempDir Path home;
+  @TempDir Path resources;
+
+  private Map<String, String> env() {
+    Map<String, String> env = CliHarness.env(home);
+    env.put("CP_RESOURCES_DIR", resources.toString());
+    return env;
+  }
+
+  static Stream<Arguments> malformedFiles() {
+    return Stream.of(
+        Arguments.of("contracts/PRC-SYNTHESIZE-001.json", (Consumer<ObjectNode>) c ->
+            ((ObjectNode) c.get("boundary")).put("temperature", 7),
+            "contracts/PRC-SYNTHESIZE-001.json: boundary.temperature:"),
+        Arguments.of("prompts/PRM-CLASSIFY-001.json", (Consumer<ObjectNode>) p -> p.remove("system"),
+            "prompts/PRM-CLASSIFY-001.json: system:"),
+        Arguments.of("agents/admin.json", (Consumer<ObjectNode>) a ->
+            ((ObjectNode) a.get("budget")).put("turn_limit", 0), "agents/admin.json: budget.turn_limit:"),
+        Arguments.of("attention/ATT-ADMIN-001.json", (Consumer<ObjectNode>) t ->
+            ((ObjectNode) t.get("budget")).put("max_queries", "many"), "attention/ATT-ADMIN-001.json: budget.max_queries:"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("malformedFiles")
+  void aMalformedFile_stopsTheWorkerAtStartUp_namingFileAndField(String file, Consumer<ObjectNode> breakIt,
+      String expected) throws Exception {
+    CatalogFixture.copyOfShipped(resources).edit(file, breakIt);
+    Map<String, String> env = env();
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+
+    var r = run(env, "worker");
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.err().startsWith("cpctl: the plane's resource files are invalid:"), r::describe);
+    assertTrue(r.err().contains(expected), () -> "expected '" + expected + "'\n" + r.describe());
+    assertTrue(r.err().contains("directory " + resources.toAbsolutePath()), "says which directory\n" + r.describe());
+    assertNoStackTrace(r);
+  }
+
+  @Test
+  void aMalformedAgent_stopsChatBeforeASessionStarts() {
+    CatalogFixture.copyOfShipped(resources).edit("agents/resident.json", a -> a.remove("system_prompt"));
+
+    var r = runWithInput(env(), "hello\n", "chat");
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.err().contains("agents/resident.json"), r::describe);
+    assertEquals("", r.out(), "no session was started");
+    assertTrue(!Files.exists(home.resolve("HOT/ledger/governance.jsonl")), "nothing was written");
+  }
+
+  @Test
+  void aDirectoryThatDoesNotExist_isRefusedNamingTheVariable() {
+    Map<String, String> env = env();
+    env.put("CP_RESOURCES_DIR", resources.resolve("missing").toString());
+
+    var r = run(env, "config");
+
+    CliHarness.assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("CP_RESOURCES_DIR=") && r.err().contains("is not a readable directory"), r::describe);
+  }
+
+  @Test
+  void aValidDirectory_isWhatThePlaneEnforces() {
+    CatalogFixture.copyOfShipped(resources).edit("agents/admin.json", a ->
+        ((ObjectNode) a.get("budget")).put("turn_limit", 1));
+
+    var r = runWithInput(env(), "hello\nhello again\nexit\n", "chat");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.err().contains("has used all 1 turns its agent allows"), r::describe);
+    assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
+    var config = run(env(), "config");
+    assertTrue(config.out().contains("directory " + resources.toAbsolutePath() + " (CP_RESOURCES_DIR)"),
+        config::describe);
+  }
+}

@@ -81,12 +81,20 @@ class Ho1CrashRecoveryTest {
   final List<AutoCloseable> cleanup = new ArrayList<>();
   EmbeddedTemporal temporal;
   WorkflowClient client;
+  /** Plain JSON, or with payload encryption on (the issue: the crash tests still pass with it). */
+  io.temporal.common.converter.DataConverter converter;
 
   @BeforeEach
   void startService() {
     temporal = EmbeddedTemporal.inProcess();
+  }
+
+  private void useConverter(boolean encrypted) {
+    converter = TemporalOptions.dataConverter(encrypted
+        ? java.util.Optional.of(cp.worker.codec.PayloadKey.parse("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="))
+        : java.util.Optional.empty());
     client = WorkflowClient.newInstance(temporal.service(), WorkflowClientOptions.newBuilder()
-        .setDataConverter(TemporalOptions.dataConverter()).build());
+        .setDataConverter(converter).build());
   }
 
   @AfterEach
@@ -98,8 +106,11 @@ class Ho1CrashRecoveryTest {
     temporal.close();
   }
 
-  @Test
-  void workerKilledDuringTheThirdRoundTrip_aNewWorkerFinishes_withoutRepeatingRoundsOrTools() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest(name = "payload encryption {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void workerKilledDuringTheThirdRoundTrip_aNewWorkerFinishes_withoutRepeatingRoundsOrTools(boolean encrypted)
+      throws Exception {
+    useConverter(encrypted);
     provider.thenTools(800, 30, use("toolu_01", "list_packages", "{}"))
         .thenTools(900, 30, use("toolu_02", "read_file", "{\"path\":\"README.md\"}"))
         .then(r -> {
@@ -156,6 +167,10 @@ class Ho1CrashRecoveryTest {
     // (The test service records no last_failure on the started event; the recovery time, about one heartbeat
     // timeout rather than the 11-minute start-to-close, shows what noticed the death.)
     List<HistoryEvent> history = client.fetchHistory(workflowId).getEvents();
+    String historyJson = client.fetchHistory(workflowId).toJson(false);
+    // Payload data is base64 in the JSON form; the encoding metadata says whether it is ciphertext.
+    assertEquals(encrypted, historyJson.contains("YmluYXJ5L2VuY3J5cHRlZA==" /* base64 of binary/encrypted */),
+        "with encryption on, the payloads in the history are ciphertext");
     List<String> rounds = Ho1Harness.scheduledActivityIds(history, "Ho1LlmRound");
     assertEquals(3, rounds.size());
     assertEquals(rounds, exchanges.stream().map(e -> e.metaText("activity_id")).toList());
@@ -179,7 +194,7 @@ class Ho1CrashRecoveryTest {
         .build());
     cleanup.add(stubs::shutdownNow);
     return WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder()
-        .setDataConverter(TemporalOptions.dataConverter()).build());
+        .setDataConverter(converter).build());
   }
 
   private WorkerFactory startWorker(String role, WorkflowClient workerClient, PlaneRuntime plane) {

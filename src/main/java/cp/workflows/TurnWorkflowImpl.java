@@ -83,7 +83,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     failTurnIfFatal(classified);
     JsonNode classification = classified.state() == WoState.COMPLETED && classified.outputResult() != null
         ? classified.outputResult()
-        : Json.object().put("speech_act", "question").put("ambiguity", "high").put("classification_failed", true);
+        : SynthesizeInput.unknownClassification();
 
     // Step 2b: attention.
     step = "attention";
@@ -98,7 +98,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         return budgetExhausted(in, log);
       }
       step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
-      ObjectNode input = synthesizeInput(in, classification, context, feedback, p);
+      ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
       WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
           p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
       WorkOrder synth = execute(runner, log, plan(in, ++seq, WoType.SYNTHESIZE, input, constraints), p);
@@ -138,24 +138,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     toolCalls.addAll(out.toolCalls());
     spent = spent.plus(out.workOrder().cost());
     return out.workOrder();
-  }
-
-  private ObjectNode synthesizeInput(TurnInput in, JsonNode classification, AttentionResult ctx, List<String> feedback,
-      AgentProfile p) {
-    ObjectNode input = Json.object().put("user_input", in.userMessage());
-    input.putArray("prior_results").add(classification);
-    input.set("classification", classification);
-    ObjectNode assembled = input.putObject("assembled_context");
-    assembled.put("context_ref", ctx.contextRef());
-    assembled.put("context_hash", ctx.contextHash());
-    assembled.put("fragment_count", ctx.fragmentCount());
-    ObjectNode criteria = input.putObject("acceptance_criteria");
-    criteria.put("must_include_response_text", true);
-    criteria.put("max_response_chars", p.maxResponseChars());
-    if (!feedback.isEmpty()) {
-      input.set("retry_feedback", Json.tree(feedback));
-    }
-    return input;
   }
 
   private long remaining(TurnInput in) {

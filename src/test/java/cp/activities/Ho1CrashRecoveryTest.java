@@ -4,6 +4,7 @@ import static cp.activities.ScriptedProvider.use;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.bench.SeverableConnection;
 import cp.ledger.LedgerEntry;
 import cp.model.PromptRequest;
 import cp.model.WoState;

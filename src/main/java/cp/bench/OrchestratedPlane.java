@@ -36,7 +36,7 @@ final class OrchestratedPlane implements AutoCloseable {
     try {
       connection = TemporalConnection.open(config);
       connection.ensureSearchAttributes();
-      PlaneWorker worker = PlaneWorker.start(connection, runtime, "bench");
+      PlaneWorker worker = PlaneWorker.startSoleWorker(connection, runtime, "bench");
       return new OrchestratedPlane(config, runtime, connection, worker);
     } catch (RuntimeException e) {
       if (connection != null) {

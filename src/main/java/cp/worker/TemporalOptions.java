@@ -76,13 +76,17 @@ public final class TemporalOptions {
   }
 
   /**
-   * Worker options. Against the embedded service sticky execution is off: it never times out a
-   * sticky queue, so a workflow whose worker died while holding one would hang forever
-   * (TEMPORAL-NOTES.md). A real server times sticky queues out, so there it stays on.
+   * Worker options. Sticky execution keeps a workflow cached on the worker that ran its last
+   * task, so the next task brings only the new events; without it every workflow task replays
+   * the whole history from the start (a session's grows with every turn). A real server times out
+   * the sticky queue of a dead or stopped worker, so there it stays on. The SDK's test server
+   * never does (TEMPORAL-NOTES.md): a workflow whose worker stopped while holding it would hang,
+   * so against it sticky execution is off ({@code stickyOff}) unless the worker is the sole
+   * worker of an in-process service (see {@link PlaneWorker#startSoleWorker}).
    */
-  public static WorkerOptions workerOptions(boolean embeddedService, String role) {
+  public static WorkerOptions workerOptions(boolean stickyOff, String role) {
     WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role));
-    if (embeddedService) {
+    if (stickyOff) {
       b.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }
     return b.build();

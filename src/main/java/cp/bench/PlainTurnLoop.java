@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The baseline: a plain Java loop that does what one turn does, with no Temporal at all.
  *
  * <p>It calls the very activity implementations the worker runs (through {@link DirectCalls},
- * on the calling thread), in the order the turn workflow calls them: the same prompt rendering
+ * on the calling thread), in the order the current turn workflow (version {@code lean-turn} 1)
+ * calls them, through the same {@link WorkOrderRunner} and {@link Ho2EventLog}: the same prompt rendering
  * and schema validation, the same gateway round trips to the same provider, the same ledger
  * entries with the same durability. What it leaves out is exactly what the orchestrator adds:
  * the Update, the child workflow, the history, task round trips and payload conversion.
@@ -117,7 +118,7 @@ final class PlainTurnLoop {
   private String runTurn(String sessionId, int turn, String text) {
     AgentProfile p = profile;
     Ho2EventLog log = new Ho2EventLog(ho2, p.agentClass(), sessionId, turn);
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1, step -> { }, true);
     List<WorkOrder> chain = new ArrayList<>();
     int seq = 0;
     WorkOrder classify = plan(sessionId, turn, ++seq, WoType.CLASSIFY, Json.object().put("user_input", text),
@@ -136,11 +137,11 @@ final class PlainTurnLoop {
       WorkOrder synth = execute(runner, log, plan(sessionId, turn, ++seq, WoType.SYNTHESIZE, input, constraints),
           chain);
       GateDecision decision = QualityGate.verify(synth, p.maxResponseChars());
-      log.qualityGate(synth, decision, attempt + 1);
       if (decision.accepted()) {
-        log.chainComplete(chain, false, List.of(), TurnOutcome.SUCCESS);
+        log.qualityGateAndChainComplete(synth, decision, attempt + 1, chain, TurnOutcome.SUCCESS);
         return TurnOutcome.SUCCESS;
       }
+      log.qualityGate(synth, decision, attempt + 1);
       feedback = decision.reasons();
     }
     log.chainComplete(chain, true, feedback, TurnOutcome.ESCALATED);

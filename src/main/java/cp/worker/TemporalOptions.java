@@ -27,6 +27,10 @@ import java.util.Optional;
  * <p>The workflows create their stubs without options, so these per-type options are the only
  * source of timeouts; changing them never changes a workflow's command sequence, so replay is
  * unaffected.
+ *
+ * <p>Local activities record only their results in the history, not their arguments: a local
+ * activity is never re-run on replay, so its arguments (a whole work order, a batch of HO2m
+ * events) would only make every history larger. Histories recorded with arguments still replay.
  */
 public final class TemporalOptions {
   /** Failure types no retry can fix; activities also throw them as non-retryable. */
@@ -54,6 +58,7 @@ public final class TemporalOptions {
     LocalActivityOptions local = LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.localStartToClose())
         .setRetryOptions(retry(s, s.localMaxAttempts()))
+        .setDoNotIncludeArgumentsIntoMarker(true)
         .build();
     return WorkflowImplementationOptions.newBuilder()
         .setDefaultActivityOptions(llm)

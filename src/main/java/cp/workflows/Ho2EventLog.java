@@ -50,11 +50,7 @@ public final class Ho2EventLog {
 
   /** WO_QUALITY_GATE with the chain's trace hash. */
   public String qualityGate(WorkOrder synth, GateDecision d, int attempt) {
-    ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
-    meta.set("reasons", Json.tree(d.reasons()));
-    return write(List.of(new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
-        d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
-        meta, true))).traceHash();
+    return write(List.of(gateEvent(synth, d, attempt))).traceHash();
   }
 
   /** ESCALATION (when the gate never accepted) and WO_CHAIN_COMPLETE; returns the trace hash. */
@@ -66,12 +62,33 @@ public final class Ho2EventLog {
       events.add(new Ho2Event("ESCALATION", "ESCALATION/turn", null, "ESCALATED",
           "quality gate rejected every attempt: " + String.join("; ", lastReasons), meta, false));
     }
+    events.add(chainCompleteEvent(chain, outcome));
+    return write(events).traceHash();
+  }
+
+  /**
+   * The accepted answer's WO_QUALITY_GATE and the turn's WO_CHAIN_COMPLETE in one step (the same
+   * two entries {@link #qualityGate} and {@link #chainComplete} write, with the same trace hash).
+   */
+  public String qualityGateAndChainComplete(WorkOrder synth, GateDecision d, int attempt, List<WorkOrder> chain,
+      String outcome) {
+    return write(List.of(gateEvent(synth, d, attempt), chainCompleteEvent(chain, outcome))).traceHash();
+  }
+
+  private Ho2Event gateEvent(WorkOrder synth, GateDecision d, int attempt) {
+    ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
+    meta.set("reasons", Json.tree(d.reasons()));
+    return new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
+        d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
+        meta, true);
+  }
+
+  private Ho2Event chainCompleteEvent(List<WorkOrder> chain, String outcome) {
     ObjectNode meta = base(null).put("outcome", outcome).put("wo_count", chain.size());
     meta.set("wo_ids", Json.tree(chain.stream().map(WorkOrder::woId).toList()));
     meta.put("total_tokens", chain.stream().mapToLong(w -> w.cost().totalTokens()).sum());
-    events.add(new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
-        + " chain complete: " + outcome, meta, true));
-    return write(events).traceHash();
+    return new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
+        + " chain complete: " + outcome, meta, true);
   }
 
   private ObjectNode base(String woId) {

@@ -45,6 +45,8 @@ import java.util.Set;
 public final class AttentionAssembler {
   /** One event line in the context is cut to this length. */
   static final int MAX_EVENT_CHARS = 300;
+  /** Where an EXCHANGE record keeps the text of the prompt's first user message. */
+  static final String FIRST_USER_TEXT = "/prompt/messages/0/content/0/text";
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
 
@@ -174,19 +176,22 @@ public final class AttentionAssembler {
   /**
    * The session's earlier turns: for each turn, the last successful final answer (synthesize or
    * degraded, not a tool_use round), with the user input taken from that exchange's prompt.
+   * The session's exchanges are read newest first and the reading stops once the last
+   * {@code maxTurns} turns are found: a session runs one turn at a time, so its exchanges are in
+   * turn order, and a turn's last answer is the first one met.
    */
   private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
     Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
-    for (LedgerEntry e : hot.query(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"))) {
+    hot.visitNewestFirst(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"), e -> {
       String contract = e.metaText("contract_id");
       boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
       int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
       if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
           && !"tool_use".equals(e.metaText("finish_reason"))) {
-        lastPerTurn.remove(turn);
-        lastPerTurn.put(turn, e);
+        lastPerTurn.putIfAbsent(turn, e);
       }
-    }
+      return maxTurns <= 0 || lastPerTurn.size() < maxTurns;
+    });
     List<Map.Entry<Integer, LedgerEntry>> turns = new ArrayList<>(lastPerTurn.entrySet());
     turns.sort(Map.Entry.comparingByKey());
     if (maxTurns > 0 && turns.size() > maxTurns) {
@@ -204,8 +209,7 @@ public final class AttentionAssembler {
   }
 
   private static String userInput(LedgerEntry exchange) {
-    JsonNode first = exchange.meta("prompt").path("messages").path(0).path("content").path(0);
-    String text = first.path("text").asText("");
+    String text = exchange.metaTextAt(FIRST_USER_TEXT);
     Optional<String> json = PromptRenderer.findInputJson(text);
     if (json.isEmpty()) {
       return text;

@@ -78,6 +78,15 @@ public final class LedgerEntry {
     return Json.text(metadata, field, null);
   }
 
+  /**
+   * The text at a JSON pointer into the metadata ({@code /prompt/messages/0/content/0/text}),
+   * without copying anything on the way; empty when absent or not text.
+   */
+  public String metaTextAt(String pointer) {
+    JsonNode v = metadata.at(pointer);
+    return v.isTextual() ? v.asText() : "";
+  }
+
   /** {@code metadata.session_id}, or null. */
   public String sessionId() {
     return metaText("session_id");

@@ -54,6 +54,9 @@ import java.util.Optional;
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
   public static final int MAX_TOOL_RESULT_CHARS = 32_000;
+  /** CP_RETRY_INITIAL_MS and CP_RETRY_MAX_MS at their defaults. */
+  static final RetryBackoff DEFAULT_PROVIDER_BACKOFF = new RetryBackoff(java.time.Duration.ofSeconds(1),
+      java.time.Duration.ofSeconds(30));
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
@@ -67,9 +70,17 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final ToolExecutor tools;
   private final String defaultModel;
   private final Clock clock;
+  private final RetryBackoff providerBackoff;
 
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, DEFAULT_PROVIDER_BACKOFF);
+  }
+
+  /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff) {
+    this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
@@ -176,7 +187,10 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     } catch (GatewayException e) {
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
           .setMessage(e.getMessage()).setNonRetryable(!e.retryable());
-      e.retryAfter().ifPresent(f::setNextRetryDelay);
+      if (e.retryable()) {
+        int attempt = request.attempt() == null ? 1 : request.attempt();
+        f.setNextRetryDelay(e.retryAfter().orElseGet(() -> providerBackoff.after(attempt)));
+      }
       throw f.build();
     } catch (RuntimeException e) {
       throw e;

@@ -40,8 +40,15 @@ public final class TemporalOptions {
 
   private TemporalOptions() {}
 
+  /**
+   * The remote HO1 activities (LLM round, tool call, degraded call) retry after
+   * {@link WorkerSettings#remoteRetryInterval()}: that is the delay after a timeout, when the
+   * worker running the call died. A provider error is retried later: the activity throws it with
+   * its own next-retry delay (Retry-After, else CP_RETRY_INITIAL_MS doubling), see
+   * {@code RetryBackoff}.
+   */
   public static WorkflowImplementationOptions implementationOptions(WorkerSettings s) {
-    RetryOptions llmRetry = retry(s, s.llmMaxAttempts());
+    RetryOptions llmRetry = retry(s, s.remoteRetryInterval(), s.llmMaxAttempts());
     ActivityOptions llm = ActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.llmStartToClose())
         .setHeartbeatTimeout(s.heartbeatTimeout())
@@ -50,14 +57,14 @@ public final class TemporalOptions {
     ActivityOptions tool = ActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.toolStartToClose())
         .setHeartbeatTimeout(s.heartbeatTimeout())
-        .setRetryOptions(retry(s, s.toolMaxAttempts()))
+        .setRetryOptions(retry(s, s.remoteRetryInterval(), s.toolMaxAttempts()))
         .build();
     ActivityOptions degraded = ActivityOptions.newBuilder(llm)
-        .setRetryOptions(retry(s, s.degradedMaxAttempts()))
+        .setRetryOptions(retry(s, s.remoteRetryInterval(), s.degradedMaxAttempts()))
         .build();
     LocalActivityOptions local = LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.localStartToClose())
-        .setRetryOptions(retry(s, s.localMaxAttempts()))
+        .setRetryOptions(retry(s, s.retryInitialInterval(), s.localMaxAttempts()))
         .setDoNotIncludeArgumentsIntoMarker(true)
         .build();
     return WorkflowImplementationOptions.newBuilder()
@@ -70,9 +77,9 @@ public final class TemporalOptions {
         .build();
   }
 
-  private static RetryOptions retry(WorkerSettings s, int attempts) {
+  private static RetryOptions retry(WorkerSettings s, Duration initial, int attempts) {
     return RetryOptions.newBuilder()
-        .setInitialInterval(s.retryInitialInterval())
+        .setInitialInterval(initial)
         .setBackoffCoefficient(2.0)
         .setMaximumInterval(s.retryMaxInterval())
         .setMaximumAttempts(attempts)

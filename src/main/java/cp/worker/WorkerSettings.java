@@ -22,7 +22,8 @@ public record WorkerSettings(
     Duration localStartToClose,
     int localMaxAttempts,
     int degradedMaxAttempts,
-    int continueAsNewAfterTurns) {
+    int continueAsNewAfterTurns,
+    Duration crashRetryInterval) {
 
   public static final String DEFAULT_TASK_QUEUE = "control-plane";
   /**
@@ -44,6 +45,22 @@ public record WorkerSettings(
   /** The degraded call is the last resort while the user waits: fail fast. */
   public static final int DEFAULT_DEGRADED_MAX_ATTEMPTS = 2;
   public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
+  /**
+   * How soon an LLM round or tool call is tried again after its worker died (its heartbeat or
+   * start-to-close timed out): the call never finished, so nothing is gained by waiting. Provider
+   * errors keep their own backoff (CP_RETRY_INITIAL_MS doubling to CP_RETRY_MAX_MS, or the
+   * provider's Retry-After), which the activity sets on the failure it throws.
+   */
+  public static final Duration DEFAULT_CRASH_RETRY = Duration.ofMillis(100);
+
+  /** Settings as before CP_RETRY_AFTER_CRASH_MS existed: a dead worker's call is retried after the default. */
+  public WorkerSettings(String taskQueue, Duration llmStartToClose, Duration heartbeatTimeout, int llmMaxAttempts,
+      Duration retryInitialInterval, Duration retryMaxInterval, Duration toolStartToClose, int toolMaxAttempts,
+      Duration localStartToClose, int localMaxAttempts, int degradedMaxAttempts, int continueAsNewAfterTurns) {
+    this(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval, retryMaxInterval,
+        toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
+        continueAsNewAfterTurns, DEFAULT_CRASH_RETRY);
+  }
 
   public static WorkerSettings defaults() {
     return fromEnv(Map.of());
@@ -62,24 +79,37 @@ public record WorkerSettings(
         millis(env, "CP_LOCAL_TIMEOUT_MS", DEFAULT_LOCAL_START_TO_CLOSE),
         count(env, "CP_LOCAL_MAX_ATTEMPTS", DEFAULT_LOCAL_MAX_ATTEMPTS),
         count(env, "CP_DEGRADED_MAX_ATTEMPTS", DEFAULT_DEGRADED_MAX_ATTEMPTS),
-        count(env, "CP_CONTINUE_AS_NEW_TURNS", DEFAULT_CONTINUE_AS_NEW_TURNS));
+        count(env, "CP_CONTINUE_AS_NEW_TURNS", DEFAULT_CONTINUE_AS_NEW_TURNS),
+        millis(env, "CP_RETRY_AFTER_CRASH_MS", DEFAULT_CRASH_RETRY));
+  }
+
+  /** The first retry interval of a remote HO1 activity: a dead worker's call comes back this soon. */
+  public Duration remoteRetryInterval() {
+    return crashRetryInterval.compareTo(retryInitialInterval) < 0 ? crashRetryInterval : retryInitialInterval;
   }
 
   public WorkerSettings withRetry(Duration initial, Duration max, int llmAttempts) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmAttempts, initial, max, toolStartToClose,
-        toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts, continueAsNewAfterTurns);
+        toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts, continueAsNewAfterTurns,
+        crashRetryInterval);
+  }
+
+  public WorkerSettings withCrashRetryInterval(Duration interval) {
+    return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
+        retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
+        continueAsNewAfterTurns, interval);
   }
 
   public WorkerSettings withTaskQueue(String queue) {
     return new WorkerSettings(queue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        continueAsNewAfterTurns);
+        continueAsNewAfterTurns, crashRetryInterval);
   }
 
   public WorkerSettings withContinueAsNewAfterTurns(int turns) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        turns);
+        turns, crashRetryInterval);
   }
 
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {

@@ -50,6 +50,8 @@ public record BenchOptions(
   public static final Duration DEFAULT_LATENCY = Duration.ofMillis(200);
   public static final Duration DEFAULT_GATEWAY_LATENCY = Duration.ofMillis(20);
   public static final Path DEFAULT_HOME = Path.of("target", "bench-home");
+  /** Enough turns a side for the JIT to compile the SDK's, the service's and the plane's hot paths. */
+  public static final int DEFAULT_WARMUP_TURNS = 30;
   public static final Path DEFAULT_OUT = Path.of("target", "bench-results.md");
 
   public BenchOptions {
@@ -74,7 +76,7 @@ public record BenchOptions(
 
   /** The settings. */
   public static BenchOptions defaults() {
-    return new BenchOptions(DEFAULT_LATENCY, DEFAULT_GATEWAY_LATENCY, 5, 20, 10, 100, 100, 3, 3, 2000, 10, 3, 1000,
+    return new BenchOptions(DEFAULT_LATENCY, DEFAULT_GATEWAY_LATENCY, 5, 20, DEFAULT_WARMUP_TURNS, 100, 100, 3, 3, 2000, 10, 3, 1000,
         false, Set.of(), DEFAULT_HOME, DEFAULT_OUT);
   }
 

@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
 final class CrashBench {
   static final double TARGET_MS = 3_000;
   static final String QUEUE = "cp-bench-crash";
+  /** The SDK class that logs a failed heartbeat. */
+  static final String HEARTBEAT_LOGGER = "io.temporal.internal.activity.HeartbeatContextImpl";
   /** A crash that never recovers fails the benchmark instead of hanging it. */
   static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -57,21 +59,37 @@ final class CrashBench {
   List<Measure> run() throws Exception {
     List<Double> ms = new ArrayList<>();
     ExecutorService pool = Executors.newSingleThreadExecutor();
+    Runnable restoreLogs = quietHeartbeatErrors();
     try {
       for (int i = 0; i < o.crashRuns(); i++) {
         ms.add(crashOnce(pool));
       }
     } finally {
+      restoreLogs.run();
       pool.shutdownNow();
     }
     double median = Stats.median(ms);
     double max = Stats.percentile(ms, 100);
-    String detail = String.format(Locale.ROOT, "%d kills during the synthesize call at L=%d ms; median %.0f ms, worst"
-        + " %.0f ms; heartbeat timeout %d ms, first retry after %d ms (CP_HEARTBEAT_TIMEOUT_MS, CP_RETRY_INITIAL_MS)",
-        ms.size(), o.latency().toMillis(), median, max, config.worker().heartbeatTimeout().toMillis(),
-        config.worker().retryInitialInterval().toMillis());
+    String detail = String.format(Locale.ROOT, "%d kills during the synthesize call at L=%d ms, in-process (the dying"
+        + " worker's connection cut, its call never returning); median %.0f ms, worst %.0f ms; heartbeat timeout %d ms,"
+        + " retry %d ms after it (CP_HEARTBEAT_TIMEOUT_MS, CP_RETRY_AFTER_CRASH_MS)", ms.size(), o.latency().toMillis(),
+        median, max, config.worker().heartbeatTimeout().toMillis(), config.worker().remoteRetryInterval().toMillis());
     return List.of(Measure.target(Measure.Id.P6, "worker killed mid-turn → turn complete (new worker at once)",
         String.format(Locale.ROOT, "%.2f s", median / 1000), "≤ 3 s", median <= TARGET_MS, detail));
+  }
+
+  /**
+   * The dying worker's heartbeats fail on its cut connection and the SDK logs each failure with a
+   * stack trace: expected here, noise to whoever runs the benchmark. Returns what restores the level.
+   */
+  private static Runnable quietHeartbeatErrors() {
+    org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(HEARTBEAT_LOGGER);
+    if (!(logger instanceof ch.qos.logback.classic.Logger l)) {
+      return () -> { };
+    }
+    ch.qos.logback.classic.Level before = l.getLevel();
+    l.setLevel(ch.qos.logback.classic.Level.OFF);
+    return () -> l.setLevel(before);
   }
 
   private double crashOnce(ExecutorService pool) throws Exception {

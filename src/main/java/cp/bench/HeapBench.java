@@ -1,5 +1,10 @@
 package cp.bench;
 
+import cp.client.ControlPlaneClient;
+import cp.worker.PlaneConfig;
+import cp.worker.PlaneRuntime;
+import cp.worker.PlaneWorker;
+import cp.worker.TemporalConnection;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +18,8 @@ import java.util.concurrent.Future;
 /**
  * The heap of the embedded service and a worker after N turns, in this JVM: used heap after a
  * full collection before the plane starts, after it started, after N turns, after the worker
- * stopped (its workflow cache released) and after the service stopped (its in-memory histories
- * released). The differences attribute the growth to the worker and the service.
+ * stopped and was dropped (its workflow cache released) and after the service stopped and was
+ * dropped (its in-memory histories released). The differences attribute the growth.
  */
 final class HeapBench {
   /** Turns per session: well inside the agent's turn limit and token budget. */
@@ -28,6 +33,9 @@ final class HeapBench {
 
   private final Map<String, String> env;
   private final int turns;
+  private TemporalConnection connection;
+  private PlaneWorker worker;
+  private ControlPlaneClient client;
 
   HeapBench(Map<String, String> env, int turns) {
     this.env = env;
@@ -36,21 +44,36 @@ final class HeapBench {
 
   List<Measure> run() throws Exception {
     long before = usedAfterGc();
-    OrchestratedPlane plane = OrchestratedPlane.open(env);
+    PlaneConfig config = PlaneConfig.fromEnv(env);
     long started;
     long afterTurns;
     long afterWorker;
     long afterService;
-    try {
-      started = usedAfterGc();
-      runTurns(plane);
-      afterTurns = usedAfterGc();
-      plane.worker.close();
-      afterWorker = usedAfterGc();
-      plane.connection.close();
-      afterService = usedAfterGc();
-    } finally {
-      plane.runtime.close();
+    try (PlaneRuntime runtime = PlaneRuntime.open(config)) {
+      try {
+        connection = TemporalConnection.open(config);
+        connection.ensureSearchAttributes();
+        worker = PlaneWorker.startSoleWorker(connection, runtime, "bench-heap");
+        client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(),
+            runtime.catalog().agentClasses(), config.worker().continueAsNewAfterTurns());
+        started = usedAfterGc();
+        runTurns();
+        afterTurns = usedAfterGc();
+        worker.close();
+        worker = null;
+        afterWorker = usedAfterGc();
+        client = null;
+        connection.close();
+        connection = null;
+        afterService = usedAfterGc();
+      } finally {
+        if (worker != null) {
+          worker.close();
+        }
+        if (connection != null) {
+          connection.close();
+        }
+      }
     }
     String value = String.format(Locale.ROOT, "%.0f MB used (service ≈ %.0f MB, worker ≈ %.0f MB)",
         afterTurns / MB, (afterWorker - afterService) / MB, (afterTurns - afterWorker) / MB);
@@ -63,18 +86,18 @@ final class HeapBench {
         detail));
   }
 
-  private void runTurns(OrchestratedPlane plane) throws Exception {
+  private void runTurns() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(CONCURRENT);
     try {
       List<Callable<Void>> work = new ArrayList<>();
       for (int left = turns; left > 0; left -= TURNS_PER_SESSION) {
         int n = Math.min(TURNS_PER_SESSION, left);
         work.add(() -> {
-          String sid = plane.client.startSession(TurnLatencyBench.AGENT);
+          String sid = client.startSession(TurnLatencyBench.AGENT);
           for (int t = 1; t <= n; t++) {
-            plane.timedTurn(sid, TurnTexts.text(t));
+            PlainTurnLoop.requireSuccess(client.turn(sid, TurnTexts.text(t)).outcome(), sid, "heap turn");
           }
-          plane.client.end(sid);
+          client.end(sid);
           return null;
         });
       }

@@ -14,6 +14,8 @@ final class TurnLatencyBench {
   static final String AGENT = "ADMIN";
   static final double P50_TARGET = 1.05;
   static final double P99_TARGET = 1.20;
+  /** Warm-up turns per session: a session's token budget lasts a few dozen turns. */
+  static final int WARMUP_SESSION_TURNS = 15;
 
   private final OrchestratedPlane plane;
   private final PlainTurnLoop plain;
@@ -28,16 +30,15 @@ final class TurnLatencyBench {
 
   /** Untimed turns on both sides: class loading, JIT, connection pools. */
   static void warmUp(OrchestratedPlane plane, PlainTurnLoop plain, int turns) {
-    if (turns == 0) {
-      return;
+    for (int done = 0; done < turns; done += WARMUP_SESSION_TURNS) {
+      String sid = plane.client.startSession(AGENT);
+      PlainTurnLoop.Session ps = plain.start();
+      for (int t = 1; t <= Math.min(WARMUP_SESSION_TURNS, turns - done); t++) {
+        plane.timedTurn(sid, TurnTexts.text(t));
+        plain.timedTurn(ps, TurnTexts.text(t));
+      }
+      plane.client.end(sid);
     }
-    String sid = plane.client.startSession(AGENT);
-    PlainTurnLoop.Session ps = plain.start();
-    for (int t = 1; t <= turns; t++) {
-      plane.timedTurn(sid, TurnTexts.text(t));
-      plain.timedTurn(ps, TurnTexts.text(t));
-    }
-    plane.client.end(sid);
   }
 
   List<Measure> run() throws Exception {

@@ -34,7 +34,7 @@ final class BenchCommand extends CliCommand implements java.util.concurrent.Call
   @Option(names = "--turns", description = "Turns per side per round (P1). Default: 20.")
   int turns = D.turnsPerRound();
 
-  @Option(names = "--warmup", description = "Untimed warm-up turns per side. Default: 10.")
+  @Option(names = "--warmup", description = "Untimed warm-up turns per side. Default: 30.")
   int warmup = D.warmupTurns();
 
   @Option(names = "--gateway-calls", description = "Calls per side per round (P2). Default: 100.")

@@ -65,6 +65,11 @@ public final class Ledger implements AutoCloseable {
   private LedgerHead headAtOpen;
   private int refs;
   private volatile boolean dirty;
+  /** The end of the last complete line this process wrote or read (for the group commit). */
+  private volatile long writtenEnd;
+  private final Object syncMonitor = new Object();
+  /** Every byte before this offset is known to be on disk; guarded by {@link #syncMonitor}. */
+  private long durableEnd;
   private ScheduledFuture<?> flushTask;
 
   private Ledger(Path path, LedgerOptions options, Clock clock) {
@@ -129,6 +134,9 @@ public final class Ledger implements AutoCloseable {
   /** Rebuilds all in-memory state from the file. Caller holds both locks. */
   private void rescan() throws IOException {
     index = new LedgerIndex();
+    synchronized (syncMonitor) {
+      durableEnd = 0;
+    }
     knownEnd = 0;
     lines = 0;
     lastHash = ChainCodec.GENESIS;
@@ -253,7 +261,32 @@ public final class Ledger implements AutoCloseable {
    * @throws LedgerCorruptException when the chain is broken
    */
   public String write(LedgerEntry entry) {
-    return locked("append to", () -> appendLocked(entry));
+    String id = locked("append to", () -> appendLocked(entry));
+    if (options.durability() == Durability.FSYNC_EACH) {
+      awaitDurable(writtenEnd);
+    }
+    return id;
+  }
+
+  /**
+   * Group commit: returns once every byte up to {@code end} is on disk. The flush runs outside
+   * the append lock, so writers that append while one flush is running share the next one
+   * instead of each waiting for its own. If the flush fails, the entry stays written but
+   * {@code write} throws; a retried write finds it by its idempotency key and flushes again.
+   */
+  private void awaitDurable(long end) {
+    synchronized (syncMonitor) {
+      if (durableEnd >= end) {
+        return;
+      }
+      long target = writtenEnd;
+      try {
+        channel.force(false);
+      } catch (IOException e) {
+        throw new LedgerException("cannot flush ledger " + path + ": " + e.getMessage(), e);
+      }
+      durableEnd = Math.max(durableEnd, target);
+    }
   }
 
   /** Work done under both locks after catching up with other processes. */
@@ -301,9 +334,6 @@ public final class Ledger implements AutoCloseable {
     byte[] line = ChainCodec.line(node);
     try {
       writeFully(line, knownEnd);
-      if (options.durability() == Durability.FSYNC_EACH) {
-        channel.force(false);
-      }
     } catch (IOException e) {
       try {
         channel.truncate(knownEnd);
@@ -315,6 +345,7 @@ public final class Ledger implements AutoCloseable {
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
         entry.workOrderId()), key);
     knownEnd += line.length;
+    writtenEnd = knownEnd;
     lines++;
     lastHash = hash;
     writeHead();
@@ -496,6 +527,9 @@ public final class Ledger implements AutoCloseable {
       appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
           .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
           .metadata(meta).build());
+      if (options.durability() == Durability.FSYNC_EACH) {
+        channel.force(false);
+      }
       LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
       return Optional.of(quarantine);
     });

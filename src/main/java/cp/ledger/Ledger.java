@@ -327,8 +327,7 @@ public final class Ledger implements AutoCloseable {
     }
     String timestamp = entry.timestamp() != null ? entry.timestamp()
         : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-    ObjectNode node = entry.toBuilder().entryId(id).timestamp(timestamp).prevHash(lastHash).hash(null).build()
-        .toJson(false);
+    ObjectNode node = entry.toAppendJson(id, timestamp, lastHash);
     String hash = ChainCodec.hashOf(node);
     node.put("hash", hash);
     byte[] line = ChainCodec.line(node);

@@ -116,6 +116,25 @@ public final class LedgerEntry {
     return n;
   }
 
+  /**
+   * The line a ledger appends for this entry, with the id, time and previous hash it assigned,
+   * without the hash. The node shares this entry's metadata instead of copying it: the ledger
+   * only reads it (hashes and writes it) and then drops it.
+   */
+  ObjectNode toAppendJson(String id, String at, String prev) {
+    ObjectNode n = Json.object();
+    n.put("entry_id", id);
+    n.put("timestamp", at);
+    n.put("event_type", eventType);
+    n.put("submission_id", submissionId);
+    n.put("decision", decision);
+    n.put("reason", reason);
+    n.set("metadata", metadata);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.put("prev_hash", prev);
+    return n;
+  }
+
   private static void putIfNotNull(ObjectNode n, String field, String value) {
     if (value != null) {
       n.put(field, value);

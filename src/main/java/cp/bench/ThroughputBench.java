@@ -20,6 +20,7 @@ final class ThroughputBench {
   private final OrchestratedPlane plane;
   private final PlainTurnLoop plain;
   private final BenchOptions o;
+  private final ProcessCpu cpu = new ProcessCpu(2);
 
   ThroughputBench(OrchestratedPlane plane, PlainTurnLoop plain, BenchOptions o) {
     this.plane = plane;
@@ -30,12 +31,15 @@ final class ThroughputBench {
   List<Measure> run() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(o.sessions());
     try {
-      Interleaved.Result r = Interleaved.run(o.throughputRounds(), round -> List.of(orchestrated(pool)),
-          round -> List.of(plainLoop(pool)));
+      int turns = o.sessions() * o.sessionTurns();
+      Interleaved.Result r = Interleaved.run(o.throughputRounds(),
+          round -> List.of(cpu.measure(0, turns, () -> orchestrated(pool))),
+          round -> List.of(cpu.measure(1, turns, () -> plainLoop(pool))));
       double ratio = r.medianRatio();
       String detail = String.format(Locale.ROOT, "L=%d ms, %d sessions x %d turns a round, %d rounds;"
-          + " orchestrated %.1f turns/s, plain loop %.1f turns/s (medians of rounds)", o.latency().toMillis(),
-          o.sessions(), o.sessionTurns(), o.throughputRounds(), r.medianA(), r.medianB());
+          + " orchestrated %.1f turns/s, plain loop %.1f turns/s (medians of rounds); CPU per turn %.0f ms vs %.0f ms"
+          + " (the orchestrated side's includes the embedded service)", o.latency().toMillis(), o.sessions(),
+          o.sessionTurns(), o.throughputRounds(), r.medianA(), r.medianB(), cpu.median(0), cpu.median(1));
       return List.of(Measure.target(Measure.Id.P3, "turns/s, " + o.sessions()
           + " concurrent sessions ÷ plain loop on as many threads", Measure.ratio(ratio), "≥ " + TARGET,
           ratio >= TARGET, detail));

@@ -21,6 +21,7 @@ final class TurnLatencyBench {
   private final PlainTurnLoop plain;
   private final BenchOptions o;
   final List<String> orchestratedSessions = new ArrayList<>();
+  private final ProcessCpu cpu = new ProcessCpu(2);
 
   TurnLatencyBench(OrchestratedPlane plane, PlainTurnLoop plain, BenchOptions o) {
     this.plane = plane;
@@ -43,7 +44,8 @@ final class TurnLatencyBench {
 
   List<Measure> run() throws Exception {
     warmUp(plane, plain, o.warmupTurns());
-    Interleaved.Result r = Interleaved.run(o.rounds(), round -> orchestratedRound(), round -> plainRound());
+    Interleaved.Result r = Interleaved.run(o.rounds(), round -> cpu.measure(0, o.turnsPerRound(), this::orchestratedRound),
+        round -> cpu.measure(1, o.turnsPerRound(), this::plainRound));
     double p50 = r.medianRatio();
     double p99 = r.pooledA(99) / r.pooledB(99);
     long twoL = o.latency().toMillis() * (o.toolRound() ? 3 : 2);
@@ -56,7 +58,12 @@ final class TurnLatencyBench {
         Measure.target(Measure.Id.P1, "turn latency p50, orchestrated ÷ plain loop", Measure.ratio(p50),
             "≤ " + P50_TARGET, p50 <= P50_TARGET, detail),
         Measure.target(Measure.Id.P1, "turn latency p99, orchestrated ÷ plain loop", Measure.ratio(p99),
-            "≤ " + P99_TARGET, p99 <= P99_TARGET, "p99 over all samples of a side, rounds pooled"));
+            "≤ " + P99_TARGET, p99 <= P99_TARGET, "p99 over all samples of a side, rounds pooled"),
+        Measure.info(Measure.Id.P1, "CPU per turn (this process), orchestrated vs plain loop",
+            String.format(Locale.ROOT, "%.0f ms vs %.0f ms", cpu.median(0), cpu.median(1)),
+            "process CPU time over each round ÷ its turns, median of rounds; the orchestrated side includes the"
+                + " embedded Temporal service and the JIT; both include the fake provider. Unlike latency, it does"
+                + " not depend on what else the machine runs"));
   }
 
   private List<Double> orchestratedRound() {

@@ -1,7 +1,6 @@
 package cp.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,8 +12,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -104,40 +101,7 @@ public final class Json {
 
   /** Canonical JSON: object keys sorted recursively, no whitespace. Stable across runs. */
   public static String canonical(Object value) {
-    StringWriter out = new StringWriter();
-    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-      writeSorted(g, tree(value));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
-  /**
-   * Writes {@code node} with every object's keys in sorted order, straight to the generator: the
-   * same text as writing {@link #sorted} of it, without building the sorted copy first (a ledger
-   * hashes every entry it appends this way, prompts and answers included).
-   */
-  private static void writeSorted(JsonGenerator g, JsonNode node) throws IOException {
-    if (node.isObject()) {
-      List<String> names = new ArrayList<>(node.size());
-      node.fieldNames().forEachRemaining(names::add);
-      Collections.sort(names);
-      g.writeStartObject();
-      for (String name : names) {
-        g.writeFieldName(name);
-        writeSorted(g, node.get(name));
-      }
-      g.writeEndObject();
-    } else if (node.isArray()) {
-      g.writeStartArray();
-      for (JsonNode element : node) {
-        writeSorted(g, element);
-      }
-      g.writeEndArray();
-    } else {
-      g.writeTree(node);
-    }
+    return write(sorted(tree(value)));
   }
 
   /** A deep copy of {@code node} with every object's keys in sorted order. */

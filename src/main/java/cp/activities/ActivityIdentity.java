@@ -10,6 +10,10 @@ import io.temporal.activity.ActivityInfo;
 record ActivityIdentity(String workflowId, String runId, String activityId, int attempt, boolean local) {
 
   static ActivityIdentity current() {
+    ActivityIdentity direct = DirectCalls.current();
+    if (direct != null) {
+      return direct;
+    }
     ActivityInfo info = Activity.getExecutionContext().getInfo();
     return new ActivityIdentity(info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId(), info.getAttempt(),
         info.isLocal());

@@ -46,13 +46,10 @@ import java.util.Set;
 public final class AttentionAssembler {
   /** One event line in the context is cut to this length. */
   static final int MAX_EVENT_CHARS = 300;
+  /** Where an EXCHANGE record keeps the text of the prompt's first user message. */
+  static final String FIRST_USER_TEXT = "/prompt/messages/0/content/0/text";
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
-  /**
-   * First guess of EXCHANGEs per turn (classify, synthesize, a tool round or a retry) when only
-   * the last turns are wanted; the window doubles when the guess was short.
-   */
-  static final int EXCHANGES_PER_TURN_GUESS = 4;
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -181,9 +178,22 @@ public final class AttentionAssembler {
   /**
    * The session's earlier turns: for each turn, the last successful final answer (synthesize or
    * degraded, not a tool_use round), with the user input taken from that exchange's prompt.
+   * The session's exchanges are read newest first and the reading stops once the last
+   * {@code maxTurns} turns are found: a session runs one turn at a time, so its exchanges are in
+   * turn order, and a turn's last answer is the first one met.
    */
   private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
-    Map<Integer, LedgerEntry> lastPerTurn = lastAnswers(hot, req, maxTurns);
+    Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
+    hot.visitNewestFirst(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"), e -> {
+      String contract = e.metaText("contract_id");
+      boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
+      int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
+      if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
+          && !"tool_use".equals(e.metaText("finish_reason"))) {
+        lastPerTurn.putIfAbsent(turn, e);
+      }
+      return maxTurns <= 0 || lastPerTurn.size() < maxTurns;
+    });
     List<Map.Entry<Integer, LedgerEntry>> turns = new ArrayList<>(lastPerTurn.entrySet());
     turns.sort(Map.Entry.comparingByKey());
     if (maxTurns > 0 && turns.size() > maxTurns) {
@@ -200,38 +210,8 @@ public final class AttentionAssembler {
     return out;
   }
 
-  /**
-   * Each earlier turn's last successful answer, by turn. With a turn limit it reads only the
-   * session's most recent EXCHANGEs, widening the window until it holds {@code maxTurns} turns or
-   * the whole session: a session's turns run one after another, so its EXCHANGEs are in turn
-   * order and a suffix of them holds the latest turns whole. Reading every EXCHANGE of the
-   * session on every turn (as before) made attention slower with each turn of a long session.
-   */
-  private static Map<Integer, LedgerEntry> lastAnswers(Ledger hot, AttentionRequest req, int maxTurns) {
-    int window = maxTurns > 0 ? maxTurns * EXCHANGES_PER_TURN_GUESS : 0;
-    while (true) {
-      List<LedgerEntry> entries = hot.query(new LedgerQuery("EXCHANGE", req.sessionId(), null, window));
-      Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
-      for (LedgerEntry e : entries) {
-        String contract = e.metaText("contract_id");
-        boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
-        int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
-        if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
-            && !"tool_use".equals(e.metaText("finish_reason"))) {
-          lastPerTurn.remove(turn);
-          lastPerTurn.put(turn, e);
-        }
-      }
-      if (window == 0 || entries.size() < window || lastPerTurn.size() >= maxTurns) {
-        return lastPerTurn;
-      }
-      window *= 2;
-    }
-  }
-
   private static String userInput(LedgerEntry exchange) {
-    JsonNode first = exchange.meta("prompt").path("messages").path(0).path("content").path(0);
-    String text = first.path("text").asText("");
+    String text = exchange.metaTextAt(FIRST_USER_TEXT);
     Optional<String> json = PromptRenderer.findInputJson(text);
     if (json.isEmpty()) {
       return text;

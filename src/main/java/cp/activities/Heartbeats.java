@@ -12,6 +12,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Heartbeats while a blocking call (an HTTP round trip, a tool) is in flight, so a worker that
  * dies mid-call is noticed after the heartbeat timeout rather than the start-to-close timeout.
+ *
+ * <p>The first beat comes one interval after the call starts, not at once: the service times a
+ * silent activity out one heartbeat timeout after it started, so a call that ends within the
+ * interval needs no heartbeat at all, and a long one still beats several times per timeout.
  */
 final class Heartbeats {
   /** Beat this many times per heartbeat timeout; the SDK throttles what it actually sends. */
@@ -26,6 +30,9 @@ final class Heartbeats {
   private Heartbeats() {}
 
   static <T> T during(Callable<T> call) throws Exception {
+    if (DirectCalls.current() != null) {
+      return call.call();
+    }
     ActivityExecutionContext ctx = Activity.getExecutionContext();
     Duration timeout = ctx.getInfo().getHeartbeatTimeout();
     if (ctx.getInfo().isLocal() || timeout == null || timeout.isZero()) {
@@ -38,7 +45,7 @@ final class Heartbeats {
       } catch (RuntimeException e) {
         // Cancellation or a closed client surfaces through the call itself.
       }
-    }, 0, interval, TimeUnit.MILLISECONDS);
+    }, interval, interval, TimeUnit.MILLISECONDS);
     try {
       return call.call();
     } finally {

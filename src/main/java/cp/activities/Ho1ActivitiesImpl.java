@@ -1,6 +1,5 @@
 package cp.activities;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.AgentConfig;
 import cp.contracts.Catalog;
@@ -28,7 +27,9 @@ import cp.model.ToolCallRequest;
 import cp.model.ToolCallResult;
 import cp.model.ToolDefinition;
 import cp.model.ToolUse;
+import cp.model.WoCost;
 import cp.model.WoErrorCode;
+import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
 import cp.model.WorkOrder;
 import cp.tools.ToolExecutor;
@@ -42,6 +43,8 @@ import java.util.Optional;
 
 /**
  * HO1's activities: prepare, one gateway round trip, one tool call, finish, and the degraded call.
+ * A lean round trip also prepares (round 1) and finishes (the round that ends the work order)
+ * itself, so a turn needs no local activity for either ({@link LlmRoundRequest}).
  *
  * <p>Every HO1m entry carries {@code tier=ho1}, {@code wo_id} and {@code session_id} and an
  * idempotency key from the activity's Temporal identity, so a retried activity writes nothing
@@ -52,20 +55,33 @@ import java.util.Optional;
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
   public static final int MAX_TOOL_RESULT_CHARS = 32_000;
+  /** CP_RETRY_INITIAL_MS and CP_RETRY_MAX_MS at their defaults. */
+  static final RetryBackoff DEFAULT_PROVIDER_BACKOFF = new RetryBackoff(java.time.Duration.ofSeconds(1),
+      java.time.Duration.ofSeconds(30));
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
   private final Catalog catalog;
   private final ContractLoader contracts;
   private final PromptRenderer renderer = new PromptRenderer();
+  private final WorkOrderPreparation preparation;
+  private final WorkOrderCompletion completion;
   private final Gateway gateway;
   private final Ledgers ledgers;
   private final ToolExecutor tools;
   private final String defaultModel;
   private final Clock clock;
+  private final RetryBackoff providerBackoff;
 
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, DEFAULT_PROVIDER_BACKOFF);
+  }
+
+  /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff) {
+    this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
@@ -73,57 +89,15 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.tools = tools;
     this.defaultModel = defaultModel;
     this.clock = clock;
+    this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
+    this.completion = new WorkOrderCompletion(contracts, ledgers, clock);
   }
 
   // ------------------------------------------------------------------ prepare
 
   @Override
   public PreparedWorkOrder prepare(WorkOrder wo) {
-    ActivityIdentity id = ActivityIdentity.current();
-    String contractId = wo.constraints().promptContractId();
-    ObjectNode meta = ho1Meta(wo.woId(), wo.sessionId()).put("wo_type", wo.woType().wireName())
-        .put("contract_id", contractId);
-    Optional<PromptContract> contract = catalog.findContract(contractId);
-    String errorCode = null;
-    String errorMessage = null;
-    if (contract.isEmpty()) {
-      errorCode = WoErrorCode.CONTRACT_NOT_FOUND;
-      errorMessage = "contract " + contractId + " not found in contracts/ (known: "
-          + String.join(", ", catalog.contracts().stream().map(PromptContract::contractId).sorted().toList()) + ")";
-    } else {
-      JsonNode input = expandInput(wo);
-      List<String> problems = contracts.validateInput(contract.get(), input);
-      if (!problems.isEmpty()) {
-        errorCode = WoErrorCode.INPUT_SCHEMA_INVALID;
-        errorMessage = "input_context does not match " + contractId + ": " + String.join("; ", problems);
-      } else {
-        AgentConfig agent = catalog.agent(wo.agentClass());
-        RenderedPrompt prompt = renderer.render(catalog.promptPack(contract.get().promptPackId()), input, agent);
-        meta.put("prompt_pack_id", contract.get().promptPackId());
-        meta.putObject("prompt").put("system", prompt.system()).put("user", prompt.user());
-      }
-    }
-    if (errorCode != null) {
-      meta.put("error_code", errorCode).put("error_message", errorMessage);
-    }
-    String entryId = ledgers.ho1().write(LedgerEntry.builder("WO_EXECUTING").submissionId(wo.woId())
-        .decision("EXECUTING").reason("dispatched -> executing under " + contractId).metadata(meta)
-        .idempotencyKey(id.runKey("WO_EXECUTING/" + wo.woId())).build());
-    return new PreparedWorkOrder(errorCode == null ? entryId : null, contractId, errorCode, errorMessage);
-  }
-
-  /** Resolves {@code assembled_context.context_ref} into the context text HO2's attention stored. */
-  private JsonNode expandInput(WorkOrder wo) {
-    JsonNode input = wo.inputContext();
-    JsonNode assembled = input.get("assembled_context");
-    if (assembled == null || !assembled.has("context_ref") || assembled.has("text")) {
-      return input;
-    }
-    String ref = assembled.get("context_ref").asText();
-    String text = ledgers.ho2(wo.agentClass()).byId(ref).map(e -> e.metaText("context")).orElse("");
-    ObjectNode copy = input.deepCopy();
-    ((ObjectNode) copy.get("assembled_context")).put("text", text == null ? "" : text);
-    return copy;
+    return preparation.prepare(wo, ActivityIdentity.current()).result();
   }
 
   // ------------------------------------------------------------------ LLM round
@@ -131,16 +105,35 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public LlmRoundResult llmRound(LlmRoundRequest r) {
     ActivityIdentity id = ActivityIdentity.current();
+    String promptRef = r.promptRef();
+    RenderedPrompt rendered = null;
+    if (r.dispatched() != null) {
+      WorkOrderPreparation.Prepared p = preparation.prepare(r.dispatched(), id);
+      if (!p.result().ok()) {
+        WoOutcome failed = finishLean(r, id, r.costBefore(), null, p.result().errorCode(), p.result().errorMessage());
+        return new LlmRoundResult(null, null, List.of(), null, 0, 0, 0, null, false, null, null, null, failed);
+      }
+      promptRef = p.result().promptRef();
+      rendered = p.prompt();
+    }
     PromptContract contract = contracts.load(r.contractId());
     AgentConfig agent = catalog.agent(r.agentClass());
-    List<Message> messages = Transcript.messages(ledgers, r.promptRef(), r.transcript());
+    List<Message> messages = rendered != null ? Transcript.messages(ledgers, Message.user(rendered.user()), r.transcript())
+        : Transcript.messages(ledgers, promptRef, r.transcript());
+    String system = rendered != null ? rendered.system() : Transcript.system(ledgers.ho1(), promptRef);
     List<ToolDefinition> toolDefs = agent.toolDefinitions().stream()
         .filter(t -> r.allowedTools().contains(t.name())).toList();
-    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), Transcript.system(ledgers.ho1(),
-        r.promptRef()), messages, toolDefs, r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
+    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), system, messages, toolDefs,
+        r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
-      return rejected(resp);
+      LlmRoundResult refused = rejected(resp);
+      if (!r.lean()) {
+        return refused;
+      }
+      String code = Gateway.BUDGET_EXHAUSTED.equals(refused.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED
+          : WoErrorCode.GATEWAY_ERROR;
+      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null, code, refused.rejectedMessage()));
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
         .put("contract_id", r.contractId())
@@ -151,7 +144,23 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     ledgers.ho1().write(LedgerEntry.builder("LLM_CALL").submissionId(r.woId()).decision("SUCCESS")
         .reason("round " + r.round() + " via " + resp.providerId()).metadata(meta)
         .idempotencyKey(id.activityKey("LLM_CALL")).build());
-    return toResult(resp);
+    LlmRoundResult result = toResult(resp);
+    if (!r.lean()) {
+      return result;
+    }
+    WoOutcome finished = null;
+    if (result.toolUses().isEmpty()) {
+      WoCost after = r.costBefore().plus(WoCost.llmCall(result.inputTokens(), result.outputTokens(), result.cost()));
+      finished = finishLean(r, id, after, result.text(), null, null);
+    }
+    return result.withLean(r.dispatched() != null ? promptRef : null, finished);
+  }
+
+  /** A lean round's finish: the same step as {@link #finish}, inside the round that ended the work order. */
+  private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
+      String message) {
+    return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(), r.woType(), r.contractId(), cost,
+        text, code, message), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
@@ -191,7 +200,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
           .setMessage(e.getMessage()).setNonRetryable(!retry);
       if (retry) {
-        e.retryAfter().ifPresent(f::setNextRetryDelay);
+        int attempt = request.attempt() == null ? 1 : request.attempt();
+        f.setNextRetryDelay(e.retryAfter().orElseGet(() -> providerBackoff.after(attempt)));
       }
       throw f.build();
     } catch (RuntimeException e) {
@@ -265,69 +275,11 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public WorkOrder finish(WoFinishRequest f) {
-    ActivityIdentity id = ActivityIdentity.current();
     WorkOrder wo = f.workOrder();
-    // A retried finish (e.g. re-run on replay after a crash) returns the work order it recorded:
-    // everything below is a function of the request, except the completion time.
-    String now = recordedCompletionTime(id, wo.woId()).orElseGet(() -> clock.instant().toString());
-    WorkOrder done;
-    if (f.failureCode() != null) {
-      done = wo.fail(f.failureCode(), f.failureMessage(), now);
-    } else {
-      done = complete(wo, f.finalText(), now);
-    }
-    ObjectNode meta = ho1Meta(wo.woId(), wo.sessionId()).put("wo_type", wo.woType().wireName())
-        .put("contract_id", wo.constraints().promptContractId()).put("completed_at", now);
-    meta.set("cost", Json.tree(done.cost()));
-    String type;
-    if (done.error() != null) {
-      type = "WO_FAILED";
-      meta.put("error_code", done.error().code()).put("error_message", done.error().message());
-    } else {
-      type = "WO_COMPLETED";
-      meta.set("output_result", done.outputResult());
-    }
-    ledgers.ho1().write(LedgerEntry.builder(type).submissionId(wo.woId())
-        .decision(done.error() == null ? "COMPLETED" : "FAILED")
-        .reason(done.error() == null ? "executing -> completed" : done.error().code() + ": " + done.error().message())
-        .metadata(meta).idempotencyKey(id.runKey(type + "/" + wo.woId())).build());
-    return done;
-  }
-
-  /** The completed_at of the WO_COMPLETED or WO_FAILED this run already wrote for the work order, if any. */
-  private Optional<String> recordedCompletionTime(ActivityIdentity id, String woId) {
-    Ledger ho1 = ledgers.ho1();
-    for (String type : List.of("WO_COMPLETED", "WO_FAILED")) {
-      Optional<String> at = ho1.idForKey(id.runKey(type + "/" + woId)).flatMap(ho1::byId)
-          .map(e -> e.metaText("completed_at"));
-      if (at.isPresent()) {
-        return at;
-      }
-    }
-    return Optional.empty();
-  }
-
-  private WorkOrder complete(WorkOrder wo, String text, String now) {
-    if (text != null && text.startsWith("ref:")) {
-      return wo.complete(Json.object().put("tool_entry_id", text.substring(4)), now);
-    }
-    PromptContract contract = contracts.load(wo.constraints().promptContractId());
-    JsonNode output;
-    if (contract.structuredOutput()) {
-      try {
-        output = PromptRenderer.parseModelJson(text == null ? "" : text);
-      } catch (IllegalArgumentException e) {
-        return wo.fail(WoErrorCode.OUTPUT_SCHEMA_INVALID, "the model's answer is not JSON: " + e.getMessage(), now);
-      }
-    } else {
-      output = Json.MAPPER.getNodeFactory().textNode(text == null ? "" : text);
-    }
-    List<String> problems = contracts.validateOutput(contract, output);
-    if (!problems.isEmpty()) {
-      return wo.fail(WoErrorCode.OUTPUT_SCHEMA_INVALID, "output does not match " + contract.contractId() + ": "
-          + String.join("; ", problems), now);
-    }
-    return wo.complete(output.isObject() ? output : Json.object().set("text", output), now);
+    WoOutcome done = completion.finish(new WorkOrderCompletion.Closing(wo.woId(), wo.sessionId(), wo.woType(),
+        wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.failureCode(), f.failureMessage()),
+        ActivityIdentity.current());
+    return done.applyTo(wo);
   }
 
   // ------------------------------------------------------------------ degraded
@@ -349,7 +301,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     return toResult(resp);
   }
 
-  private static ObjectNode ho1Meta(String woId, String sessionId) {
+  static ObjectNode ho1Meta(String woId, String sessionId) {
     return Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sessionId);
   }
 }

@@ -31,8 +31,13 @@ final class Transcript {
   }
 
   static List<Message> messages(Ledgers ledgers, String promptRef, List<EntryRef> refs) {
+    return messages(ledgers, firstUserMessage(ledgers.ho1(), promptRef), refs);
+  }
+
+  /** As above, when the caller holds the rendered first message (the round that just prepared it). */
+  static List<Message> messages(Ledgers ledgers, Message first, List<EntryRef> refs) {
     List<Message> out = new ArrayList<>();
-    out.add(firstUserMessage(ledgers.ho1(), promptRef));
+    out.add(first);
     List<ContentBlock> pendingResults = new ArrayList<>();
     for (EntryRef ref : refs) {
       if ("hot".equals(ref.tier())) {

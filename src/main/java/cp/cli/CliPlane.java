@@ -51,7 +51,7 @@ final class CliPlane implements AutoCloseable {
     try {
       if (conn.isEmbedded()) {
         conn.ensureSearchAttributes();
-        worker = PlaneWorker.start(conn, runtime, "chat");
+        worker = PlaneWorker.startSoleWorker(conn, runtime, "chat");
       }
       return new CliPlane(config, conn, catalog, runtime, worker);
     } catch (RuntimeException e) {

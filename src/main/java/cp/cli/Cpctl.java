@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
     description = "Control Plane: a governed, durable runtime for LLM agents on Temporal.",
     subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
         TurnCommand.class, SessionsCommand.class, ShowCommand.class, LedgerCommand.class, GateCheckCommand.class,
-        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, CommandLine.HelpCommand.class})
+        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Cpctl implements Runnable {
   public static final int OK = 0;
   public static final int FAILED = 1;

@@ -9,7 +9,6 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
-import cp.model.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Validates JSON against JSON Schema draft 2020-12 and reports every violation, never just the first.
  *
- * <p>Compiled schemas are cached by their canonical text, so the same contract schema is
- * compiled once however many work orders use it. Safe for concurrent use: the registry and
+ * <p>Compiled schemas are cached by content (JSON trees compare structurally, whatever their key
+ * order), so the same contract schema is compiled once however many work orders use it, and a
+ * lookup hashes the tree instead of serializing it to canonical text on every validation. Safe for concurrent use: the registry and
  * compiled schemas of networknt's validator are thread-safe once built, and each schema is
  * fully initialized before it enters the cache.
  */
@@ -43,7 +43,7 @@ public final class SchemaValidator {
 
   private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
       b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder().errorMessageKeyword(ERROR_MESSAGE_KEYWORD).build()));
-  private final ConcurrentHashMap<String, Schema> cache = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<JsonNode, Schema> cache = new ConcurrentHashMap<>();
   private final Schema metaSchema;
 
   public SchemaValidator() {
@@ -103,8 +103,7 @@ public final class SchemaValidator {
 
   private Schema compiled(JsonNode schema) {
     Objects.requireNonNull(schema, "schema");
-    String key = Json.canonical(schema);
-    Schema cached = cache.get(key);
+    Schema cached = cache.get(schema);
     if (cached != null) {
       return cached;
     }
@@ -112,7 +111,7 @@ public final class SchemaValidator {
     if (cache.size() >= MAX_CACHED_SCHEMAS) {
       cache.clear();
     }
-    Schema raced = cache.putIfAbsent(key, fresh);
+    Schema raced = cache.putIfAbsent(schema.deepCopy(), fresh);
     return raced == null ? fresh : raced;
   }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +66,11 @@ public final class Ledger implements AutoCloseable {
   private LedgerHead headAtOpen;
   private int refs;
   private volatile boolean dirty;
+  /** The end of the last complete line this process wrote or read (for the group commit). */
+  private volatile long writtenEnd;
+  private final Object syncMonitor = new Object();
+  /** Every byte before this offset is known to be on disk; guarded by {@link #syncMonitor}. */
+  private long durableEnd;
   private ScheduledFuture<?> flushTask;
 
   private Ledger(Path path, LedgerOptions options, Clock clock) {
@@ -130,6 +136,9 @@ public final class Ledger implements AutoCloseable {
   /** Rebuilds all in-memory state from the file. Caller holds both locks. */
   private void rescan() throws IOException {
     index = new LedgerIndex();
+    synchronized (syncMonitor) {
+      durableEnd = 0;
+    }
     knownEnd = 0;
     lines = 0;
     lastHash = ChainCodec.GENESIS;
@@ -254,7 +263,32 @@ public final class Ledger implements AutoCloseable {
    * @throws LedgerCorruptException when the chain is broken
    */
   public String write(LedgerEntry entry) {
-    return locked("append to", () -> appendLocked(entry));
+    String id = locked("append to", () -> appendLocked(entry));
+    if (options.durability() == Durability.FSYNC_EACH) {
+      awaitDurable(writtenEnd);
+    }
+    return id;
+  }
+
+  /**
+   * Group commit: returns once every byte up to {@code end} is on disk. The flush runs outside
+   * the append lock, so writers that append while one flush is running share the next one
+   * instead of each waiting for its own. If the flush fails, the entry stays written but
+   * {@code write} throws; a retried write finds it by its idempotency key and flushes again.
+   */
+  private void awaitDurable(long end) {
+    synchronized (syncMonitor) {
+      if (durableEnd >= end) {
+        return;
+      }
+      long target = writtenEnd;
+      try {
+        channel.force(false);
+      } catch (IOException e) {
+        throw new LedgerException("cannot flush ledger " + path + ": " + e.getMessage(), e);
+      }
+      durableEnd = Math.max(durableEnd, target);
+    }
   }
 
   /** Work done under both locks after catching up with other processes. */
@@ -296,8 +330,7 @@ public final class Ledger implements AutoCloseable {
     }
     String timestamp = entry.timestamp() != null ? entry.timestamp()
         : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-    ObjectNode node = entry.toBuilder().entryId(id).timestamp(timestamp).prevHash(lastHash).hash(null).build()
-        .toJson(false);
+    ObjectNode node = entry.toAppendJson(id, timestamp, lastHash);
     String hash = ChainCodec.hashOf(node);
     node.put("hash", hash);
     byte[] line = ChainCodec.line(node);
@@ -308,9 +341,6 @@ public final class Ledger implements AutoCloseable {
         FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
       }
       writeFully(line, knownEnd);
-      if (options.durability() == Durability.FSYNC_EACH) {
-        channel.force(false);
-      }
     } catch (IOException e) {
       try {
         channel.truncate(knownEnd);
@@ -323,6 +353,7 @@ public final class Ledger implements AutoCloseable {
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
         entry.workOrderId()), key);
     knownEnd += line.length;
+    writtenEnd = knownEnd;
     lines++;
     lastHash = hash;
     writeHead();
@@ -361,6 +392,23 @@ public final class Ledger implements AutoCloseable {
         out.add(readRow(index.row(row)));
       }
       return out;
+    });
+  }
+
+  /**
+   * Visits the entries matching the query newest first, until {@code visitor} returns false. A
+   * reader that wants the latest few entries of a long history (attention reads a session's last
+   * turns on every turn) stops there instead of reading and parsing every line.
+   */
+  public void visitNewestFirst(LedgerQuery q, Predicate<LedgerEntry> visitor) {
+    locked("read", () -> {
+      List<Integer> rows = index.select(q);
+      for (int k = rows.size() - 1; k >= 0; k--) {
+        if (!visitor.test(readRow(index.row(rows.get(k))))) {
+          break;
+        }
+      }
+      return null;
     });
   }
 
@@ -487,6 +535,9 @@ public final class Ledger implements AutoCloseable {
       appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
           .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
           .metadata(meta).build());
+      if (options.durability() == Durability.FSYNC_EACH) {
+        channel.force(false);
+      }
       LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
       return Optional.of(quarantine);
     });

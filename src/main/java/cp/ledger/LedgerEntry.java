@@ -78,6 +78,15 @@ public final class LedgerEntry {
     return Json.text(metadata, field, null);
   }
 
+  /**
+   * The text at a JSON pointer into the metadata ({@code /prompt/messages/0/content/0/text}),
+   * without copying anything on the way; empty when absent or not text.
+   */
+  public String metaTextAt(String pointer) {
+    JsonNode v = metadata.at(pointer);
+    return v.isTextual() ? v.asText() : "";
+  }
+
   /** {@code metadata.session_id}, or null. */
   public String sessionId() {
     return metaText("session_id");
@@ -104,6 +113,25 @@ public final class LedgerEntry {
     if (withHash) {
       putIfNotNull(n, "hash", hash);
     }
+    return n;
+  }
+
+  /**
+   * The line a ledger appends for this entry, with the id, time and previous hash it assigned,
+   * without the hash. The node shares this entry's metadata instead of copying it: the ledger
+   * only reads it (hashes and writes it) and then drops it.
+   */
+  ObjectNode toAppendJson(String id, String at, String prev) {
+    ObjectNode n = Json.object();
+    n.put("entry_id", id);
+    n.put("timestamp", at);
+    n.put("event_type", eventType);
+    n.put("submission_id", submissionId);
+    n.put("decision", decision);
+    n.put("reason", reason);
+    n.set("metadata", metadata);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.put("prev_hash", prev);
     return n;
   }
 

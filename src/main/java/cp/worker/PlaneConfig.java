@@ -301,6 +301,9 @@ public record PlaneConfig(
     rows.add(new String[] {"LLM call timeout / heartbeat", worker.llmStartToClose().toMillis() + " ms / "
         + worker.heartbeatTimeout().toMillis() + " ms"});
     rows.add(new String[] {"LLM max attempts", String.valueOf(worker.llmMaxAttempts())});
+    rows.add(new String[] {"retry after a dead worker / a provider error", worker.remoteRetryInterval().toMillis()
+        + " ms / " + worker.retryInitialInterval().toMillis() + " ms doubling to " + worker.retryMaxInterval().toMillis()
+        + " ms"});
     rows.add(new String[] {"continue-as-new after turns", String.valueOf(worker.continueAsNewAfterTurns())});
     return rows;
   }

@@ -3,6 +3,7 @@ package cp.worker;
 import cp.activities.AttentionAssembler;
 import cp.activities.Ho1ActivitiesImpl;
 import cp.activities.Ho2ActivitiesImpl;
+import cp.activities.RetryBackoff;
 import cp.activities.SessionActivitiesImpl;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
@@ -50,7 +51,8 @@ public final class PlaneRuntime implements AutoCloseable {
     this.tools = tools;
     String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
     this.activities = new Object[] {
-        new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock),
+        new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
+            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval())),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock)),
         new SessionActivitiesImpl(catalog, ledgers)};
   }

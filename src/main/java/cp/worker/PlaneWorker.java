@@ -19,15 +19,32 @@ public final class PlaneWorker implements AutoCloseable {
     this.factory = factory;
   }
 
+  /** A worker; sticky execution is off against the SDK's test server (see {@link TemporalOptions#workerOptions}). */
   public static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role) {
     return start(conn, runtime, role, WorkerFactoryOptions.newBuilder().build());
   }
 
   public static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role,
       WorkerFactoryOptions factoryOptions) {
+    return start(conn, runtime, role, factoryOptions, conn.isTestServer());
+  }
+
+  /**
+   * The sole worker of an in-process embedded service that stops only with it ({@code cpctl chat}
+   * without TEMPORAL_ADDRESS, {@code cpctl bench}): no other worker will ever need the workflows
+   * it holds, so sticky execution is safe and on, and a workflow task carries only new events
+   * instead of replaying the whole history. Against any other service this is {@link #start}.
+   */
+  public static PlaneWorker startSoleWorker(TemporalConnection conn, PlaneRuntime runtime, String role) {
+    return start(conn, runtime, role, WorkerFactoryOptions.newBuilder().build(),
+        conn.isTestServer() && !conn.isEmbedded());
+  }
+
+  private static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role,
+      WorkerFactoryOptions factoryOptions, boolean stickyOff) {
     WorkerSettings s = runtime.config().worker();
     WorkerFactory factory = WorkerFactory.newInstance(conn.client(), factoryOptions);
-    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(conn.isTestServer(), role)), runtime, s);
+    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), runtime, s);
     factory.start();
     return new PlaneWorker(factory);
   }

@@ -21,7 +21,8 @@ import java.time.Duration;
  *
  * <p>{@link #isTestServer()} tells whether the service is the SDK's test server (embedded or
  * dev-server): it has no visibility store and never times out sticky queues, so workers turn
- * sticky execution off and listings fall back to the ledger.
+ * sticky execution off (except the sole worker of an in-process service) and listings fall back
+ * to the ledger.
  *
  * <p>The client uses {@link TemporalOptions#dataConverter(PlaneConfig)}: with
  * {@code CP_PAYLOAD_KEY} set, everything it sends is encrypted and everything it reads decrypted,

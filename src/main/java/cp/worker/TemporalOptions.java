@@ -27,6 +27,10 @@ import java.util.Optional;
  * <p>The workflows create their stubs without options, so these per-type options are the only
  * source of timeouts; changing them never changes a workflow's command sequence, so replay is
  * unaffected.
+ *
+ * <p>Local activities record only their results in the history, not their arguments: a local
+ * activity is never re-run on replay, so its arguments (a whole work order, a batch of HO2m
+ * events) would only make every history larger. Histories recorded with arguments still replay.
  */
 public final class TemporalOptions {
   /** Failure types no retry can fix; activities also throw them as non-retryable. */
@@ -36,8 +40,15 @@ public final class TemporalOptions {
 
   private TemporalOptions() {}
 
+  /**
+   * The remote HO1 activities (LLM round, tool call, degraded call) retry after
+   * {@link WorkerSettings#remoteRetryInterval()}: that is the delay after a timeout, when the
+   * worker running the call died. A provider error is retried later: the activity throws it with
+   * its own next-retry delay (Retry-After, else CP_RETRY_INITIAL_MS doubling), see
+   * {@code RetryBackoff}.
+   */
   public static WorkflowImplementationOptions implementationOptions(WorkerSettings s) {
-    RetryOptions llmRetry = retry(s, s.llmMaxAttempts());
+    RetryOptions llmRetry = retry(s, s.remoteRetryInterval(), s.llmMaxAttempts());
     ActivityOptions llm = ActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.llmStartToClose())
         .setHeartbeatTimeout(s.heartbeatTimeout())
@@ -46,14 +57,15 @@ public final class TemporalOptions {
     ActivityOptions tool = ActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.toolStartToClose())
         .setHeartbeatTimeout(s.heartbeatTimeout())
-        .setRetryOptions(retry(s, s.toolMaxAttempts()))
+        .setRetryOptions(retry(s, s.remoteRetryInterval(), s.toolMaxAttempts()))
         .build();
     ActivityOptions degraded = ActivityOptions.newBuilder(llm)
-        .setRetryOptions(retry(s, s.degradedMaxAttempts()))
+        .setRetryOptions(retry(s, s.remoteRetryInterval(), s.degradedMaxAttempts()))
         .build();
     LocalActivityOptions local = LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.localStartToClose())
-        .setRetryOptions(retry(s, s.localMaxAttempts()))
+        .setRetryOptions(retry(s, s.retryInitialInterval(), s.localMaxAttempts()))
+        .setDoNotIncludeArgumentsIntoMarker(true)
         .build();
     return WorkflowImplementationOptions.newBuilder()
         .setDefaultActivityOptions(llm)
@@ -65,9 +77,9 @@ public final class TemporalOptions {
         .build();
   }
 
-  private static RetryOptions retry(WorkerSettings s, int attempts) {
+  private static RetryOptions retry(WorkerSettings s, Duration initial, int attempts) {
     return RetryOptions.newBuilder()
-        .setInitialInterval(s.retryInitialInterval())
+        .setInitialInterval(initial)
         .setBackoffCoefficient(2.0)
         .setMaximumInterval(s.retryMaxInterval())
         .setMaximumAttempts(attempts)
@@ -76,13 +88,17 @@ public final class TemporalOptions {
   }
 
   /**
-   * Worker options. Against the embedded service sticky execution is off: it never times out a
-   * sticky queue, so a workflow whose worker died while holding one would hang forever
-   * (TEMPORAL-NOTES.md). A real server times sticky queues out, so there it stays on.
+   * Worker options. Sticky execution keeps a workflow cached on the worker that ran its last
+   * task, so the next task brings only the new events; without it every workflow task replays
+   * the whole history from the start (a session's grows with every turn). A real server times out
+   * the sticky queue of a dead or stopped worker, so there it stays on. The SDK's test server
+   * never does (TEMPORAL-NOTES.md): a workflow whose worker stopped while holding it would hang,
+   * so against it sticky execution is off ({@code stickyOff}) unless the worker is the sole
+   * worker of an in-process service (see {@link PlaneWorker#startSoleWorker}).
    */
-  public static WorkerOptions workerOptions(boolean embeddedService, String role) {
+  public static WorkerOptions workerOptions(boolean stickyOff, String role) {
     WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role));
-    if (embeddedService) {
+    if (stickyOff) {
       b.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }
     return b.build();

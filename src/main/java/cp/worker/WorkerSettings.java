@@ -23,7 +23,8 @@ public record WorkerSettings(
     int localMaxAttempts,
     int degradedMaxAttempts,
     int continueAsNewAfterTurns,
-    Duration serviceLostAfter) {
+    Duration serviceLostAfter,
+    Duration crashRetryInterval) {
 
   public static final String DEFAULT_TASK_QUEUE = "control-plane";
   /**
@@ -52,6 +53,23 @@ public record WorkerSettings(
    */
   public static final Duration DEFAULT_SERVICE_LOST_AFTER = Duration.ofSeconds(30);
 
+  /**
+   * How soon an LLM round or tool call is tried again after its worker died (its heartbeat or
+   * start-to-close timed out): the call never finished, so nothing is gained by waiting. Provider
+   * errors keep their own backoff (CP_RETRY_INITIAL_MS doubling to CP_RETRY_MAX_MS, or the
+   * provider's Retry-After), which the activity sets on the failure it throws.
+   */
+  public static final Duration DEFAULT_CRASH_RETRY = Duration.ofMillis(100);
+
+  /** Settings with the default service-loss limit and crash retry interval. */
+  public WorkerSettings(String taskQueue, Duration llmStartToClose, Duration heartbeatTimeout, int llmMaxAttempts,
+      Duration retryInitialInterval, Duration retryMaxInterval, Duration toolStartToClose, int toolMaxAttempts,
+      Duration localStartToClose, int localMaxAttempts, int degradedMaxAttempts, int continueAsNewAfterTurns) {
+    this(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval, retryMaxInterval,
+        toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
+        continueAsNewAfterTurns, DEFAULT_SERVICE_LOST_AFTER, DEFAULT_CRASH_RETRY);
+  }
+
   public static WorkerSettings defaults() {
     return fromEnv(Map.of());
   }
@@ -70,25 +88,37 @@ public record WorkerSettings(
         count(env, "CP_LOCAL_MAX_ATTEMPTS", DEFAULT_LOCAL_MAX_ATTEMPTS),
         count(env, "CP_DEGRADED_MAX_ATTEMPTS", DEFAULT_DEGRADED_MAX_ATTEMPTS),
         count(env, "CP_CONTINUE_AS_NEW_TURNS", DEFAULT_CONTINUE_AS_NEW_TURNS),
-        millis(env, "CP_SERVICE_LOST_MS", DEFAULT_SERVICE_LOST_AFTER));
+        millis(env, "CP_SERVICE_LOST_MS", DEFAULT_SERVICE_LOST_AFTER),
+        millis(env, "CP_RETRY_AFTER_CRASH_MS", DEFAULT_CRASH_RETRY));
+  }
+
+  /** The first retry interval of a remote HO1 activity: a dead worker's call comes back this soon. */
+  public Duration remoteRetryInterval() {
+    return crashRetryInterval.compareTo(retryInitialInterval) < 0 ? crashRetryInterval : retryInitialInterval;
   }
 
   public WorkerSettings withRetry(Duration initial, Duration max, int llmAttempts) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmAttempts, initial, max, toolStartToClose,
         toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts, continueAsNewAfterTurns,
-        serviceLostAfter);
+        serviceLostAfter, crashRetryInterval);
+  }
+
+  public WorkerSettings withCrashRetryInterval(Duration interval) {
+    return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
+        retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
+        continueAsNewAfterTurns, serviceLostAfter, interval);
   }
 
   public WorkerSettings withTaskQueue(String queue) {
     return new WorkerSettings(queue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        continueAsNewAfterTurns, serviceLostAfter);
+        continueAsNewAfterTurns, serviceLostAfter, crashRetryInterval);
   }
 
   public WorkerSettings withContinueAsNewAfterTurns(int turns) {
     return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
         retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        turns, serviceLostAfter);
+        turns, serviceLostAfter, crashRetryInterval);
   }
 
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {

@@ -12,28 +12,29 @@ import java.util.List;
 
 /**
  * Builds a turn's HO2m events with deterministic keys and hands them to the HO2 activity in
- * batches (one local activity per step instead of one per event).
+ * batches (one local activity per step instead of one per event). Pure code: the turn workflow
+ * and the benchmark's plain loop write the same events through it.
  */
-final class Ho2EventLog {
+public final class Ho2EventLog {
   private final Ho2Activities ho2;
   private final String agentClass;
   private final String sessionId;
   private final int turn;
   private final List<String> chainWoIds = new ArrayList<>();
 
-  Ho2EventLog(Ho2Activities ho2, String agentClass, String sessionId, int turn) {
+  public Ho2EventLog(Ho2Activities ho2, String agentClass, String sessionId, int turn) {
     this.ho2 = ho2;
     this.agentClass = agentClass;
     this.sessionId = sessionId;
     this.turn = turn;
   }
 
-  List<String> chainWoIds() {
+  public List<String> chainWoIds() {
     return List.copyOf(chainWoIds);
   }
 
   /** WO_PLANNED and WO_DISPATCHED for a work order about to run. */
-  void plannedAndDispatched(WorkOrder planned) {
+  public void plannedAndDispatched(WorkOrder planned) {
     chainWoIds.add(planned.woId());
     ObjectNode wo = (ObjectNode) Json.tree(planned);
     ObjectNode plannedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName());
@@ -48,16 +49,12 @@ final class Ho2EventLog {
   }
 
   /** WO_QUALITY_GATE with the chain's trace hash. */
-  String qualityGate(WorkOrder synth, GateDecision d, int attempt) {
-    ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
-    meta.set("reasons", Json.tree(d.reasons()));
-    return write(List.of(new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
-        d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
-        meta, true))).traceHash();
+  public String qualityGate(WorkOrder synth, GateDecision d, int attempt) {
+    return write(List.of(gateEvent(synth, d, attempt))).traceHash();
   }
 
   /** ESCALATION (when the gate never accepted) and WO_CHAIN_COMPLETE; returns the trace hash. */
-  String chainComplete(List<WorkOrder> chain, boolean escalate, List<String> lastReasons, String outcome) {
+  public String chainComplete(List<WorkOrder> chain, boolean escalate, List<String> lastReasons, String outcome) {
     List<Ho2Event> events = new ArrayList<>();
     if (escalate) {
       ObjectNode meta = base(null).put("attempts", chain.size() - 1);
@@ -65,12 +62,33 @@ final class Ho2EventLog {
       events.add(new Ho2Event("ESCALATION", "ESCALATION/turn", null, "ESCALATED",
           "quality gate rejected every attempt: " + String.join("; ", lastReasons), meta, false));
     }
+    events.add(chainCompleteEvent(chain, outcome));
+    return write(events).traceHash();
+  }
+
+  /**
+   * The accepted answer's WO_QUALITY_GATE and the turn's WO_CHAIN_COMPLETE in one step (the same
+   * two entries {@link #qualityGate} and {@link #chainComplete} write, with the same trace hash).
+   */
+  public String qualityGateAndChainComplete(WorkOrder synth, GateDecision d, int attempt, List<WorkOrder> chain,
+      String outcome) {
+    return write(List.of(gateEvent(synth, d, attempt), chainCompleteEvent(chain, outcome))).traceHash();
+  }
+
+  private Ho2Event gateEvent(WorkOrder synth, GateDecision d, int attempt) {
+    ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
+    meta.set("reasons", Json.tree(d.reasons()));
+    return new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
+        d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
+        meta, true);
+  }
+
+  private Ho2Event chainCompleteEvent(List<WorkOrder> chain, String outcome) {
     ObjectNode meta = base(null).put("outcome", outcome).put("wo_count", chain.size());
     meta.set("wo_ids", Json.tree(chain.stream().map(WorkOrder::woId).toList()));
     meta.put("total_tokens", chain.stream().mapToLong(w -> w.cost().totalTokens()).sum());
-    events.add(new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
-        + " chain complete: " + outcome, meta, true));
-    return write(events).traceHash();
+    return new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
+        + " chain complete: " + outcome, meta, true);
   }
 
   private ObjectNode base(String woId) {

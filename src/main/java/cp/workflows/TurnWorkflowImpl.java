@@ -47,6 +47,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   static final double RETRY_TEMPERATURE = 0.0;
   /** A classify work order answers in one round and never uses tools. */
   static final int CLASSIFY_TURN_LIMIT = 1;
+  /**
+   * Version marker: from version 1 on, HO1's round trips prepare and finish their work orders
+   * (no prepare or finish local activity on the common path, see {@link WorkOrderRunner}), and an
+   * accepted answer's WO_QUALITY_GATE and WO_CHAIN_COMPLETE are written in one step.
+   */
+  static final String LEAN_TURN = "lean-turn";
+  static final int LEAN_TURN_VERSION = 1;
 
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
@@ -65,9 +72,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   @Override
   public TurnResult run(TurnInput in) {
+    boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     AgentProfile p = in.profile();
     Ho2EventLog log = new Ho2EventLog(ho2Local, p.agentClass(), in.sessionId(), in.turn());
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean);
     int seq = 0;
 
     // Step 2a: classify.
@@ -83,7 +91,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     failTurnIfFatal(classified);
     JsonNode classification = classified.state() == WoState.COMPLETED && classified.outputResult() != null
         ? classified.outputResult()
-        : Json.object().put("speech_act", "question").put("ambiguity", "high").put("classification_failed", true);
+        : SynthesizeInput.unknownClassification();
 
     // Step 2b: attention.
     step = "attention";
@@ -98,7 +106,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         return budgetExhausted(in, log);
       }
       step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
-      ObjectNode input = synthesizeInput(in, classification, context, feedback, p);
+      ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
       WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
           p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
       WorkOrder synth = execute(runner, log, plan(in, ++seq, WoType.SYNTHESIZE, input, constraints), p);
@@ -108,6 +116,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       failTurnIfFatal(synth);
       step = "quality gate";
       decision = QualityGate.verify(synth, p.maxResponseChars());
+      if (lean && decision.accepted()) {
+        String hash = log.qualityGateAndChainComplete(synth, decision, attempt + 1, chain, TurnOutcome.SUCCESS);
+        return result(in, decision.responseText(), TurnOutcome.SUCCESS, true, hash, null);
+      }
       String traceHash = log.qualityGate(synth, decision, attempt + 1);
       if (decision.accepted()) {
         String chainHash = log.chainComplete(chain, false, List.of(), TurnOutcome.SUCCESS);
@@ -138,24 +150,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     toolCalls.addAll(out.toolCalls());
     spent = spent.plus(out.workOrder().cost());
     return out.workOrder();
-  }
-
-  private ObjectNode synthesizeInput(TurnInput in, JsonNode classification, AttentionResult ctx, List<String> feedback,
-      AgentProfile p) {
-    ObjectNode input = Json.object().put("user_input", in.userMessage());
-    input.putArray("prior_results").add(classification);
-    input.set("classification", classification);
-    ObjectNode assembled = input.putObject("assembled_context");
-    assembled.put("context_ref", ctx.contextRef());
-    assembled.put("context_hash", ctx.contextHash());
-    assembled.put("fragment_count", ctx.fragmentCount());
-    ObjectNode criteria = input.putObject("acceptance_criteria");
-    criteria.put("must_include_response_text", true);
-    criteria.put("max_response_chars", p.maxResponseChars());
-    if (!feedback.isEmpty()) {
-      input.set("retry_feedback", Json.tree(feedback));
-    }
-    return input;
   }
 
   private long remaining(TurnInput in) {

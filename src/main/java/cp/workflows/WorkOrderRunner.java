@@ -29,11 +29,20 @@ import java.util.List;
  * the work order must have tokens left, and the provider's reported tokens are debited after.
  * A tool_use answer in the last allowed round fails the work order with turn_limit_exceeded
  * instead of running tools nobody will read.
+ *
+ * <p>Lean mode (turn workflows from version {@code lean-turn} 1 on) asks the round trips to
+ * prepare and finish the work order themselves ({@link LlmRoundRequest}): a work order that ends
+ * in an answer then costs its round trips and no local activity, and the history records the
+ * outcome instead of the whole work order twice more. Prepare and finish still run as local
+ * activities where no round trip can do them (a budget spent before the first round, a round
+ * that failed, a tool that could not run, the turn limit). The classic mode stays for the
+ * histories recorded before.
  */
 public final class WorkOrderRunner {
   private final Ho1Activities remote;
   private final Ho1Activities local;
   private final java.util.function.Consumer<String> onStep;
+  private final boolean lean;
 
   /** What running a work order produced, beyond the work order itself. */
   public record Outcome(WorkOrder workOrder, String finalText, List<String> exchangeIds, List<ToolCallSummary> toolCalls) {
@@ -49,9 +58,16 @@ public final class WorkOrderRunner {
 
   /** {@code onStep} hears each step ("synthesize round 2", "tool list_packages") for progress queries. */
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep) {
+    this(remote, local, onStep, false);
+  }
+
+  /** With {@code lean}, the round trips prepare and finish the work order (see the class comment). */
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep,
+      boolean lean) {
     this.remote = remote;
     this.local = local;
     this.onStep = onStep;
+    this.lean = lean;
   }
 
   /** Runs a work order in state dispatched to a terminal state. */
@@ -62,10 +78,15 @@ public final class WorkOrderRunner {
     }
     List<String> exchangeIds = new ArrayList<>();
     List<ToolCallSummary> toolCalls = new ArrayList<>();
-    PreparedWorkOrder prepared = local.prepare(dispatched);
     WorkOrder wo = dispatched.transitionTo(WoState.EXECUTING);
-    if (!prepared.ok()) {
-      return finish(wo, null, prepared.errorCode(), prepared.errorMessage(), exchangeIds, toolCalls);
+    boolean leanRounds = lean && wo.woType() != WoType.TOOL_CALL && wo.tokensRemaining() > 0;
+    String promptRef = null;
+    if (!leanRounds) {
+      PreparedWorkOrder prepared = local.prepare(dispatched);
+      if (!prepared.ok()) {
+        return finish(wo, null, prepared.errorCode(), prepared.errorMessage(), exchangeIds, toolCalls);
+      }
+      promptRef = prepared.promptRef();
     }
     if (wo.woType() == WoType.TOOL_CALL) {
       return runSingleTool(wo, agentClass, exchangeIds, toolCalls);
@@ -81,11 +102,26 @@ public final class WorkOrderRunner {
       LlmRoundResult r;
       onStep.accept(wo.woType().wireName() + (round == 1 ? "" : " round " + round));
       try {
-        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
-            wo.constraints().promptContractId(), prepared.promptRef(), transcript, wo.constraints().allowedTools(),
-            round, remaining, wo.constraints().maxTokens(), wo.constraints().temperature()));
+        r = remote.llmRound(leanRounds
+            ? new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
+                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
+                wo.constraints().maxTokens(), wo.constraints().temperature(), round == 1 ? dispatched : null,
+                wo.cost(), wo.woType())
+            : new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
+                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
+                wo.constraints().maxTokens(), wo.constraints().temperature()));
       } catch (ActivityFailure f) {
         return finish(wo, null, WoErrorCode.GATEWAY_ERROR, failureMessage(f), exchangeIds, toolCalls);
+      }
+      if (r.promptRef() != null) {
+        promptRef = r.promptRef();
+      }
+      if (r.finished() != null) {
+        boolean answered = !r.rejected() && r.exchangeEntryId() != null;
+        if (answered) {
+          exchangeIds.add(r.exchangeEntryId());
+        }
+        return new Outcome(r.finished().applyTo(wo), answered ? r.text() : null, exchangeIds, toolCalls);
       }
       if (r.rejected()) {
         String code = "budget_exhausted".equals(r.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED : WoErrorCode.GATEWAY_ERROR;

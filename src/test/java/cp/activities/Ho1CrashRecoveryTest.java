@@ -4,6 +4,7 @@ import static cp.activities.ScriptedProvider.use;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.bench.SeverableConnection;
 import cp.ledger.LedgerEntry;
 import cp.model.PromptRequest;
 import cp.model.WoState;
@@ -61,7 +62,7 @@ class Ho1CrashRecoveryTest {
       WorkerSettings.DEFAULT_TOOL_START_TO_CLOSE, WorkerSettings.DEFAULT_TOOL_MAX_ATTEMPTS,
       WorkerSettings.DEFAULT_LOCAL_START_TO_CLOSE, WorkerSettings.DEFAULT_LOCAL_MAX_ATTEMPTS,
       WorkerSettings.DEFAULT_DEGRADED_MAX_ATTEMPTS, WorkerSettings.DEFAULT_CONTINUE_AS_NEW_TURNS,
-      WorkerSettings.DEFAULT_SERVICE_LOST_AFTER);
+      WorkerSettings.DEFAULT_SERVICE_LOST_AFTER, WorkerSettings.DEFAULT_CRASH_RETRY);
   static final String ANSWER_JSON = "{\"response_text\":\"2 packages; the README is the Control Plane's.\"}";
 
   /** What the thread of a dead process does next: nothing. An Error skips every catch, so nothing is written. */

@@ -77,7 +77,8 @@ final class Ho1Harness implements AutoCloseable {
     SearchAttributeRegistrar.required().forEach(env::registerSearchAttribute);
     Worker worker = env.newWorker(settings.taskQueue(), TemporalOptions.workerOptions(true, "ho1-test"));
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(settings),
-        WorkOrderTestWorkflowImpl.class, SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+        WorkOrderTestWorkflowImpl.class, ClassicWorkOrderTestWorkflowImpl.class, SessionWorkflowImpl.class,
+        TurnWorkflowImpl.class);
     worker.registerActivitiesImplementations(ho1, ho2, session);
     env.start();
     client = env.getWorkflowClient();
@@ -145,6 +146,18 @@ final class Ho1Harness implements AutoCloseable {
     String workflowId = "ho1-test-" + runs.incrementAndGet() + "/" + dispatched.woId();
     WorkOrderTestWorkflow stub = client.newWorkflowStub(WorkOrderTestWorkflow.class, WorkflowOptions.newBuilder()
         .setTaskQueue(QUEUE).setWorkflowId(workflowId).setWorkflowRunTimeout(RUN_TIMEOUT).build());
+    WorkOrderRunner.Outcome out = stub.run(dispatched, WorkOrders.AGENT);
+    lastWorkflowId = workflowId;
+    lastRunId = WorkflowStub.fromTyped(stub).getExecution().getRunId();
+    return out;
+  }
+
+  /** As {@link #run}, with the classic runner (prepare and finish as local activities). */
+  WorkOrderRunner.Outcome runClassic(WorkOrder dispatched) {
+    String workflowId = "ho1-classic-" + runs.incrementAndGet() + "/" + dispatched.woId();
+    ClassicWorkOrderTestWorkflow stub = client.newWorkflowStub(ClassicWorkOrderTestWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId(workflowId).setWorkflowRunTimeout(RUN_TIMEOUT)
+            .build());
     WorkOrderRunner.Outcome out = stub.run(dispatched, WorkOrders.AGENT);
     lastWorkflowId = workflowId;
     lastRunId = WorkflowStub.fromTyped(stub).getExecution().getRunId();

@@ -125,10 +125,26 @@ class Ho1IdempotencyTest {
   }
 
   @Test
+  void retriedFinalRound_finishesWithTheRecordedCompletion_writingOneWoCompleted() {
+    LostCompletions ho1 = plane(2, 0);
+
+    Outcome out = h.run(WorkOrders.synthesize("what packages are installed?"));
+
+    List<LostCompletions.Attempt<LlmRoundResult>> round2 = ho1.llmAttempts(2);
+    assertEquals(2, round2.size(), "the final round ran twice");
+    assertEquals(round2.get(0).result().finished(), round2.get(1).result().finished(),
+        "the retry finishes the work order as the first attempt did, completion time included");
+    List<LedgerEntry> done = h.ho1("WO_COMPLETED");
+    assertEquals(1, done.size());
+    assertEquals(done.get(0).metaText("completed_at"), out.workOrder().completedAt());
+    assertEquals(0, ho1.finishAttempts.size(), "a lean work order needs no finish activity");
+  }
+
+  @Test
   void retriedFinish_returnsTheWorkOrderItRecorded_notANewCompletionTime() {
     LostCompletions ho1 = plane(0, 0, true);
 
-    Outcome out = h.run(WorkOrders.synthesize("what packages are installed?"));
+    Outcome out = h.runClassic(WorkOrders.synthesize("what packages are installed?"));
 
     assertEquals(2, ho1.finishAttempts.size(), "finish ran twice");
     List<LedgerEntry> done = h.ho1("WO_COMPLETED");

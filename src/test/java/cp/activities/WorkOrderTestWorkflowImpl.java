@@ -7,7 +7,8 @@ import io.temporal.workflow.Workflow;
 /**
  * The same stubs as {@code TurnWorkflowImpl}: prepare and finish as local activities, each
  * gateway round trip and each tool call as an activity, all options from the worker's
- * {@code TemporalOptions.implementationOptions}.
+ * {@code TemporalOptions.implementationOptions}. Runs HO1 as current turn workflows do (lean:
+ * the round trips prepare and finish the work order).
  */
 public class WorkOrderTestWorkflowImpl implements WorkOrderTestWorkflow {
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
@@ -15,6 +16,6 @@ public class WorkOrderTestWorkflowImpl implements WorkOrderTestWorkflow {
 
   @Override
   public WorkOrderRunner.Outcome run(WorkOrder dispatched, String agentClass) {
-    return new WorkOrderRunner(ho1, ho1Local).run(dispatched, agentClass);
+    return new WorkOrderRunner(ho1, ho1Local, step -> { }, true).run(dispatched, agentClass);
   }
 }

@@ -19,7 +19,9 @@ import cp.model.SessionEvent;
 import cp.model.ToolCallRequest;
 import cp.model.ToolCallResult;
 import cp.model.ToolUse;
+import cp.model.WoCost;
 import cp.model.WoFinishRequest;
+import cp.model.WoOutcome;
 import cp.model.WorkOrder;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
@@ -39,6 +41,9 @@ final class FakeActivities {
     return new AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
         List.of("list_packages", "read_file"), sessionTokens, turnLimit, 7200, 1800, 4000, 3, 120, 1000, 2, 200);
   }
+
+  /** Completion time of every work order the fakes finish. */
+  static final String COMPLETED_AT = "2026-01-01T00:00:00Z";
 
   /** Scripted HO1: classify answers a fixed JSON; synthesize replies come from a script per attempt. */
   static final class Ho1 implements Ho1Activities {
@@ -76,10 +81,24 @@ final class FakeActivities {
       if (failGateway) {
         throw ApplicationFailure.newNonRetryableFailure("provider down (test)", "server_error");
       }
-      if (r.contractId().equals(ContractIds.CLASSIFY)) {
-        return text(classifyText);
+      LlmRoundResult result = r.contractId().equals(ContractIds.CLASSIFY) ? text(classifyText) : synthesize.apply(r);
+      return r.lean() ? lean(r, result) : result;
+    }
+
+    /** As the real lean round does: round 1 reports its prompt entry, a final answer finishes the WO. */
+    private LlmRoundResult lean(LlmRoundRequest r, LlmRoundResult result) {
+      String promptRef = r.dispatched() == null ? null : "LED-prompt-" + r.woId();
+      if (!result.toolUses().isEmpty() || result.rejected()) {
+        return result.withLean(promptRef, null);
       }
-      return synthesize.apply(r);
+      WoCost cost = r.costBefore().plus(WoCost.llmCall(result.inputTokens(), result.outputTokens(), result.cost()));
+      WoOutcome outcome;
+      try {
+        outcome = WoOutcome.completed(Json.parse(result.text()), COMPLETED_AT, cost);
+      } catch (IllegalArgumentException e) {
+        outcome = WoOutcome.failed("output_schema_invalid", e.getMessage(), COMPLETED_AT, cost);
+      }
+      return result.withLean(promptRef, outcome);
     }
 
     @Override
@@ -93,12 +112,12 @@ final class FakeActivities {
       WorkOrder wo = f.workOrder();
       WorkOrder done;
       if (f.failureCode() != null) {
-        done = wo.fail(f.failureCode(), f.failureMessage(), "2026-01-01T00:00:00Z");
+        done = wo.fail(f.failureCode(), f.failureMessage(), COMPLETED_AT);
       } else {
         try {
-          done = wo.complete(Json.parse(f.finalText()), "2026-01-01T00:00:00Z");
+          done = wo.complete(Json.parse(f.finalText()), COMPLETED_AT);
         } catch (IllegalArgumentException e) {
-          done = wo.fail("output_schema_invalid", e.getMessage(), "2026-01-01T00:00:00Z");
+          done = wo.fail("output_schema_invalid", e.getMessage(), COMPLETED_AT);
         }
       }
       finished.add(done);

@@ -26,13 +26,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Committed histories must replay against the current workflow code; a changed workflow must
- * not. Run with {@code -Dcp.recordHistories=true} to re-record the histories (after a
+ * not. Run with {@code -Dcp.recordHistories=true} to re-record the current histories (after a
  * deliberate, versioned workflow change), or {@code -Dcp.recordHistories=FILE[,FILE]} for some
  * of them, then commit them.
+ *
+ * <p>The {@link #CLASSIC} histories were recorded before turn workflows went lean (version
+ * {@code lean-turn} 1): the current code records different histories, so they are never
+ * re-recorded; they prove that turns and sessions started on the old code still replay.
  */
 class ReplayTest {
   static final Path DIR = Path.of("src/test/resources/histories");
@@ -42,9 +47,14 @@ class ReplayTest {
   static final PayloadKey TEST_PAYLOAD_KEY = PayloadKey.parse("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
   /** The user's message in {@link #ENCRYPTED_FILE}; it must not be readable there. */
   static final String ENCRYPTED_MESSAGE = "my locker combination is 31-7-22";
-  static final List<String> FILES = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
+  /** Recorded by earlier versions of the workflows; frozen. */
+  static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
       ENCRYPTED_FILE);
+  /** Recorded by the current workflows (lean turns); re-recorded on request. */
+  static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
+      "lean-gate-retry-turn.json", "lean-plain-session.json");
+  static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
 
@@ -52,19 +62,28 @@ class ReplayTest {
   static void recordIfAsked() throws Exception {
     String which = System.getProperty("cp.recordHistories", "false").trim();
     if (which.equals("true")) {
-      toRecord = Set.copyOf(FILES);
+      toRecord = Set.copyOf(CURRENT);
     } else if (!which.equals("false") && !which.isEmpty()) {
       toRecord = Set.of(which.split("\\s*,\\s*"));
+      for (String f : toRecord) {
+        if (!CURRENT.contains(f)) {
+          throw new IllegalArgumentException(f + " is not a history the current code records (current: " + CURRENT
+              + "; the classic ones are frozen)");
+        }
+      }
     }
     if (!toRecord.isEmpty()) {
       record();
     }
   }
 
+  /** Every committed history but the encrypted one, which needs its key (see the test below). */
+  static List<String> plainHistories() {
+    return FILES.stream().filter(f -> !f.equals(ENCRYPTED_FILE)).toList();
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json", "degraded-session.json",
-      "continued-session.json", "plain-session.json", "unlogged-degradation-session.json"})
-  // encrypted-turn.json needs its key: see encryptedHistory_replaysWithItsKey_andNamesTheKeyWithoutIt
+  @MethodSource("plainHistories")
   void committedHistory_replaysAgainstTheCurrentCode(String file) throws IOException {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer replayer = new HistoryReplayer()) {
@@ -100,8 +119,26 @@ class ReplayTest {
   }
 
   @Test
-  void changedTurnWorkflow_failsReplayWithANonDeterminismError() throws Exception {
-    String json = Files.readString(DIR.resolve("plain-turn.json"), StandardCharsets.UTF_8);
+  void currentHistories_areLeanTurns_withoutLocalActivityArgumentsInTheirMarkers() throws IOException {
+    for (String f : List.of("lean-plain-turn.json", "lean-tool-loop-turn.json", "lean-gate-retry-turn.json")) {
+      WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(f),
+          StandardCharsets.UTF_8));
+      assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.LEAN_TURN), f + " has no lean-turn version marker");
+      List<String> localActivities = h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
+          .map(e -> e.getMarkerRecordedEventAttributes())
+          .filter(m -> m.getMarkerName().equals("LocalActivity"))
+          .peek(m -> assertFalse(m.getDetailsMap().containsKey("input"), f + ": a marker records its input"))
+          .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8())
+          .toList();
+      assertFalse(localActivities.contains("\"Ho1Prepare\"") || localActivities.contains("\"Ho1Finish\""),
+          f + ": " + localActivities);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json"})
+  void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
+    String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer changed = new HistoryReplayer(ChangedTurnWorkflowImpl.class)) {
       HistoryReplayer.Outcome o = changed.replayJson(json);
       assertFalse(o.ok());
@@ -135,25 +172,20 @@ class ReplayTest {
 
   static void record() throws Exception {
     Files.createDirectories(DIR);
-    recordTurn("plain-turn.json", ho1 -> { }, "hello");
-    recordTurn(ENCRYPTED_FILE, ho1 -> { }, ENCRYPTED_MESSAGE, Optional.of(TEST_PAYLOAD_KEY));
-    recordTurn("tool-loop-turn.json", ho1 -> {
+    recordTurn("lean-plain-turn.json", ho1 -> { }, "hello");
+    recordTurn("lean-tool-loop-turn.json", ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.toolUse("list_packages", Json.object())
           : ho1.text("{\"response_text\":\"3 packages\"}");
     }, "what packages are installed?");
-    recordTurn("gate-retry-turn.json", ho1 -> {
+    recordTurn("lean-gate-retry-turn.json", ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.text("{\"response_text\":\"  \"}")
           : ho1.text("{\"response_text\":\"a real answer\"}");
     }, "question?");
-    recordSession("degraded-session.json", "SES-0000dead", 0, ho1 -> ho1.failGateway = true, 1);
-    recordSession("continued-session.json", "SES-0000c0de", 2, ho1 -> { }, 3);
-    recordSession("plain-session.json", "SES-00001234", 0, ho1 -> { }, 2);
-    recordSession("unlogged-degradation-session.json", "SES-0000dea1", 0, ho1 -> ho1.failGateway = true,
-        session -> session.failDegradationLog = true, 1);
+    recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {

@@ -103,9 +103,15 @@ class PayloadEncryptionTest {
    * Plain by design: search attributes (Temporal indexes them; never user text, see DESIGN.md) and
    * the SDK's own local-activity marker fields (activity id and type, schedule time, attempt).
    */
+  /**
+   * Payloads the SDK writes for itself, never through the codec: search attributes, a local
+   * activity marker's id, type, time and meta, and a version marker's change id and version
+   * (the constant names of workflow changes, such as "lean-turn").
+   */
   private static boolean isTemporalBookkeeping(PlaneFixture.PayloadAt p) {
     return p.path().contains(".search_attributes.")
-        || p.path().matches(".*marker_recorded_event_attributes\\.details\\[(activityId|type|time|meta)\\].*");
+        || p.path().matches(".*marker_recorded_event_attributes\\.details\\[(activityId|type|time|meta|changeId|version)\\]"
+            + ".*");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package cp.activities;
+package cp.bench;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A worker's connection to Temporal that a test can cut, as the death of the worker's process
+ * A worker's connection to Temporal that a test or the benchmark's crash measure (P6) can cut, as the death of the worker's process
  * would: {@link #sever()} cancels every call in flight (long polls included) and fails every
  * later one, so the dead worker can neither heartbeat, nor report a result, nor take a task.
  *
@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * retries at once (measured here: about 250 ms) — a graceful failure, not the crash under test,
  * which the server only learns of when the heartbeat timeout expires.
  */
-final class SeverableConnection implements ClientInterceptor {
+public final class SeverableConnection implements ClientInterceptor {
   private final Set<ClientCall<?, ?>> live = ConcurrentHashMap.newKeySet();
   private volatile boolean severed;
 
@@ -52,7 +52,7 @@ final class SeverableConnection implements ClientInterceptor {
   }
 
   /** Cuts the connection: calls in flight are cancelled, new ones fail with UNAVAILABLE. */
-  void sever() {
+  public void sever() {
     severed = true;
     for (ClientCall<?, ?> call : live) {
       call.cancel("the worker's process died (test)", null);

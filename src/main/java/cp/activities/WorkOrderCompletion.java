@@ -1,0 +1,102 @@
+package cp.activities;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.contracts.ContractLoader;
+import cp.contracts.PromptContract;
+import cp.contracts.PromptRenderer;
+import cp.ledger.Ledger;
+import cp.ledger.LedgerEntry;
+import cp.ledger.Ledgers;
+import cp.model.Json;
+import cp.model.WoCost;
+import cp.model.WoErrorCode;
+import cp.model.WoOutcome;
+import cp.model.WoType;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * HO1's finish step: validates the final text against the contract (unless the work order
+ * already failed) and writes WO_COMPLETED or WO_FAILED with the cost.
+ *
+ * <p>A retried finish (a lost completion, or a round re-run after a crash) returns the outcome it
+ * recorded: everything is a function of the request except the completion time, which is read
+ * back from the entry the first attempt wrote.
+ */
+final class WorkOrderCompletion {
+  /** What is being finished: the work order's identity, its cost, and its final text or failure. */
+  record Closing(String woId, String sessionId, WoType woType, String contractId, WoCost cost, String finalText,
+      String failureCode, String failureMessage) {}
+
+  private final ContractLoader contracts;
+  private final Ledgers ledgers;
+  private final Clock clock;
+
+  WorkOrderCompletion(ContractLoader contracts, Ledgers ledgers, Clock clock) {
+    this.contracts = contracts;
+    this.ledgers = ledgers;
+    this.clock = clock;
+  }
+
+  WoOutcome finish(Closing c, ActivityIdentity id) {
+    String now = recordedCompletionTime(id, c.woId()).orElseGet(() -> clock.instant().toString());
+    WoOutcome done = c.failureCode() != null ? WoOutcome.failed(c.failureCode(), c.failureMessage(), now, c.cost())
+        : complete(c, now);
+    ObjectNode meta = Ho1ActivitiesImpl.ho1Meta(c.woId(), c.sessionId()).put("wo_type", c.woType().wireName())
+        .put("contract_id", c.contractId()).put("completed_at", now);
+    meta.set("cost", Json.tree(done.cost()));
+    String type;
+    if (done.error() != null) {
+      type = "WO_FAILED";
+      meta.put("error_code", done.error().code()).put("error_message", done.error().message());
+    } else {
+      type = "WO_COMPLETED";
+      meta.set("output_result", done.outputResult());
+    }
+    ledgers.ho1().write(LedgerEntry.builder(type).submissionId(c.woId())
+        .decision(done.error() == null ? "COMPLETED" : "FAILED")
+        .reason(done.error() == null ? "executing -> completed" : done.error().code() + ": " + done.error().message())
+        .metadata(meta).idempotencyKey(id.runKey(type + "/" + c.woId())).build());
+    return done;
+  }
+
+  /** The completed_at of the WO_COMPLETED or WO_FAILED this run already wrote for the work order, if any. */
+  private Optional<String> recordedCompletionTime(ActivityIdentity id, String woId) {
+    Ledger ho1 = ledgers.ho1();
+    for (String type : List.of("WO_COMPLETED", "WO_FAILED")) {
+      Optional<String> at = ho1.idForKey(id.runKey(type + "/" + woId)).flatMap(ho1::byId)
+          .map(e -> e.metaText("completed_at"));
+      if (at.isPresent()) {
+        return at;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private WoOutcome complete(Closing c, String now) {
+    String text = c.finalText();
+    if (text != null && text.startsWith("ref:")) {
+      return WoOutcome.completed(Json.object().put("tool_entry_id", text.substring(4)), now, c.cost());
+    }
+    PromptContract contract = contracts.load(c.contractId());
+    JsonNode output;
+    if (contract.structuredOutput()) {
+      try {
+        output = PromptRenderer.parseModelJson(text == null ? "" : text);
+      } catch (IllegalArgumentException e) {
+        return WoOutcome.failed(WoErrorCode.OUTPUT_SCHEMA_INVALID, "the model's answer is not JSON: " + e.getMessage(),
+            now, c.cost());
+      }
+    } else {
+      output = Json.MAPPER.getNodeFactory().textNode(text == null ? "" : text);
+    }
+    List<String> problems = contracts.validateOutput(contract, output);
+    if (!problems.isEmpty()) {
+      return WoOutcome.failed(WoErrorCode.OUTPUT_SCHEMA_INVALID, "output does not match " + contract.contractId() + ": "
+          + String.join("; ", problems), now, c.cost());
+    }
+    return WoOutcome.completed(output.isObject() ? output : Json.object().set("text", output), now, c.cost());
+  }
+}

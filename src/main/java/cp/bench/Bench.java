@@ -1,0 +1,144 @@
+package cp.bench;
+
+import cp.ledger.Tier;
+import cp.worker.PlaneConfig;
+import cp.worker.PlaneRuntime;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Runs the benchmark: starts the fake providers, the orchestrated plane and the plain-loop
+ * baseline, runs each selected measure and returns the report (also written to the results file).
+ */
+public final class Bench {
+  static final String QUEUE = "cp-bench";
+
+  private final BenchOptions o;
+  private final Map<String, String> callerEnv;
+  private final PrintStream progress;
+  private final List<Measure> measures = new ArrayList<>();
+  private final Map<String, String> settings = new LinkedHashMap<>();
+
+  private Bench(BenchOptions o, Map<String, String> callerEnv, PrintStream progress) {
+    this.o = o;
+    this.callerEnv = Map.copyOf(callerEnv);
+    this.progress = progress;
+  }
+
+  /** Runs every measure {@code o} selects; {@code callerEnv} supplies CP_* settings (durability, timeouts). */
+  public static BenchReport run(BenchOptions o, Map<String, String> callerEnv, PrintStream progress)
+      throws Exception {
+    return new Bench(o, callerEnv, progress).run();
+  }
+
+  private BenchReport run() throws Exception {
+    long start = System.nanoTime();
+    MachineInfo machine = MachineInfo.now();
+    resetHome();
+    settings.put("fake provider latency L", o.latency().toMillis() + " ms (P1, P3, P4, P6), "
+        + o.gatewayLatency().toMillis() + " ms (P2)" + (o.toolRound() ? "; synthesize uses one tool round" : ""));
+    try (FakeAnthropicServer slow = FakeAnthropicServer.start(o.latency(), o.toolRound());
+        FakeAnthropicServer fast = FakeAnthropicServer.start(o.gatewayLatency(), o.toolRound())) {
+      if (o.runs(Measure.Id.P1) || o.runs(Measure.Id.P3) || o.runs(Measure.Id.P5) || o.runs(Measure.Id.P6)) {
+        runOrchestrated(slow);
+      }
+      if (o.runs(Measure.Id.P2)) {
+        runGateway(fast);
+      }
+      if (o.runs(Measure.Id.P4)) {
+        step("P4: ledger appends per durability policy");
+        measures.addAll(new LedgerBench(o.home().resolve("appends"), o.ledgerAppends()).run());
+        step("P4: turn latency with the ledgers ÷ without");
+        measures.addAll(new LedgerTurnBench(callerEnv, slow, o.home().resolve("p4"), o).run());
+      }
+      if (o.runs(Measure.Id.HEAP)) {
+        step("heap after " + o.heapTurns() + " turns");
+        measures.addAll(new HeapBench(env(o.home().resolve("heap"), fast, QUEUE + "-heap"), o.heapTurns()).run());
+      }
+    }
+    measures.sort(Comparator.comparing(Measure::id));
+    BenchReport report = new BenchReport(machine, MachineInfo.currentLoadAverage(), o, settings, measures,
+        Stats.millisSince(start) / 1000);
+    report.write(o.out());
+    return report;
+  }
+
+  private void runOrchestrated(FakeAnthropicServer slow) throws Exception {
+    try (OrchestratedPlane plane = OrchestratedPlane.open(env(o.home().resolve("plane"), slow, QUEUE));
+        PlaneRuntime plainRuntime = PlaneRuntime.open(PlaneConfig.fromEnv(env(o.home().resolve("plain"), slow,
+            QUEUE + "-plain")))) {
+      describe(plane.config);
+      PlainTurnLoop plain = new PlainTurnLoop(plainRuntime, TurnLatencyBench.AGENT);
+      TurnLatencyBench p1 = new TurnLatencyBench(plane, plain, o);
+      if (o.runs(Measure.Id.P1) || o.runs(Measure.Id.P5)) {
+        step("P1: turn latency, orchestrated vs plain loop");
+        List<Measure> m = p1.run();
+        if (o.runs(Measure.Id.P1)) {
+          measures.addAll(m);
+        }
+      }
+      if (o.runs(Measure.Id.P5)) {
+        step("P5: history per turn");
+        measures.addAll(new HistoryBench(plane.connection.client(), p1.orchestratedSessions, o.turnsPerRound(),
+            plane.config.worker().continueAsNewAfterTurns()).run());
+      }
+      if (o.runs(Measure.Id.P3)) {
+        step("P3: throughput with " + o.sessions() + " concurrent sessions");
+        measures.addAll(new ThroughputBench(plane, plain, o).run());
+      }
+      if (o.runs(Measure.Id.P6)) {
+        step("P6: worker killed mid-turn");
+        measures.addAll(new CrashBench(plane, env(o.home().resolve("crash"), slow, CrashBench.QUEUE), o).run());
+      }
+    }
+  }
+
+  private void runGateway(FakeAnthropicServer fast) throws Exception {
+    step("P2: gateway route() vs raw OkHttp");
+    try (PlaneRuntime runtime = PlaneRuntime.open(PlaneConfig.fromEnv(env(o.home().resolve("gateway"), fast,
+        QUEUE + "-gateway")))) {
+      measures.addAll(new GatewayBench(runtime, fast, o).run());
+    }
+  }
+
+  private Map<String, String> env(Path home, FakeAnthropicServer fake, String queue) {
+    return BenchEnv.of(callerEnv, home, fake.baseUrl(), queue);
+  }
+
+  private void describe(PlaneConfig c) {
+    StringBuilder d = new StringBuilder();
+    for (Tier t : Tier.values()) {
+      d.append(d.length() == 0 ? "" : ", ").append(t.wireName()).append(' ')
+          .append(c.ledgers().options(t).durability().name().toLowerCase(Locale.ROOT));
+    }
+    settings.put("ledger durability (P1, P3, P5, P6)", d.toString());
+    settings.put("Temporal", "embedded in-process service, one worker, default worker options");
+    settings.put("payload encryption", c.payloadKey().isPresent() ? "on" : "off");
+  }
+
+  private void step(String what) {
+    progress.println("bench: " + what + " ...");
+    progress.flush();
+  }
+
+  private void resetHome() throws IOException {
+    Path home = o.home();
+    if (Files.exists(home)) {
+      try (Stream<Path> walk = Files.walk(home)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    Files.createDirectories(home);
+  }
+}

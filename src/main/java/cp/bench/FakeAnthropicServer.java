@@ -1,0 +1,131 @@
+package cp.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import cp.model.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A local stand-in for the Anthropic Messages API ({@code POST /v1/messages}) that answers every
+ * request exactly {@code latency} after it arrived, whatever its own work took.
+ *
+ * <p>It listens on 127.0.0.1 on a free port, one thread per request in flight, so a hundred
+ * concurrent sessions are served in parallel as a real provider would serve them.
+ */
+public final class FakeAnthropicServer implements AutoCloseable {
+  static final String PATH = "/v1/messages";
+  static final int HTTP_OK = 200;
+  /**
+   * The JDK server writes a response's headers and body separately; with Nagle's algorithm on,
+   * the body then waits for the client's delayed ACK (about 40 ms on Linux), a latency no real
+   * provider adds. Read once, when the server classes load: set before the first server starts.
+   */
+  static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+  static final int HTTP_BAD_REQUEST = 400;
+
+  private final HttpServer server;
+  private final ExecutorService pool;
+  private final Duration latency;
+  private final FakeReplies replies;
+  private final AtomicLong requests = new AtomicLong();
+  private volatile byte[] lastBody = new byte[0];
+
+  private FakeAnthropicServer(HttpServer server, ExecutorService pool, Duration latency, boolean toolRound) {
+    this.server = server;
+    this.pool = pool;
+    this.latency = latency;
+    this.replies = new FakeReplies(toolRound);
+  }
+
+  /** Starts a server answering after {@code latency}; with {@code toolRound}, synthesize uses one tool first. */
+  public static FakeAnthropicServer start(Duration latency, boolean toolRound) throws IOException {
+    System.setProperty(NODELAY_PROPERTY, "true");
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    ExecutorService pool = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "fake-anthropic");
+      t.setDaemon(true);
+      return t;
+    });
+    FakeAnthropicServer fake = new FakeAnthropicServer(server, pool, latency, toolRound);
+    server.createContext(PATH, fake::handle);
+    server.setExecutor(pool);
+    server.start();
+    return fake;
+  }
+
+  /** The base URL to give the provider (ANTHROPIC_BASE_URL). */
+  public URI baseUrl() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  public URI messagesUrl() {
+    return URI.create(baseUrl() + PATH);
+  }
+
+  public long requests() {
+    return requests.get();
+  }
+
+  /** The body of the last request received: the raw-call baseline sends the same bytes. */
+  public byte[] lastBody() {
+    return lastBody.clone();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    long arrived = System.nanoTime();
+    try (ex) {
+      byte[] body;
+      try (InputStream in = ex.getRequestBody()) {
+        body = in.readAllBytes();
+      }
+      requests.incrementAndGet();
+      lastBody = body;
+      int status = HTTP_OK;
+      byte[] reply;
+      try {
+        JsonNode request = Json.MAPPER.readTree(body);
+        reply = Json.write(replies.reply(request, body.length)).getBytes(StandardCharsets.UTF_8);
+      } catch (IOException | RuntimeException e) {
+        status = HTTP_BAD_REQUEST;
+        reply = ("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bench fake: "
+            + e.getClass().getSimpleName() + "\"}}").getBytes(StandardCharsets.UTF_8);
+      }
+      sleepUntil(arrived + latency.toNanos());
+      ex.getResponseHeaders().add("content-type", "application/json");
+      ex.sendResponseHeaders(status, reply.length);
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(reply);
+      }
+    }
+  }
+
+  private static void sleepUntil(long deadlineNanos) {
+    long left;
+    while ((left = deadlineNanos - System.nanoTime()) > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,47 @@
+package cp.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark works: with tiny settings (1 ms provider latency, one round, a couple of turns)
+ * every measure runs and the report holds a complete table with the machine description. This
+ * checks nothing about speed; a timed unit test would only measure the machine running the suite.
+ */
+class BenchSmokeTest {
+  @TempDir Path dir;
+
+  @Test
+  void tinyRun_reportsEveryMeasureInATableAndWritesTheResultsFile() throws Exception {
+    Path out = dir.resolve("results.md");
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+    BenchReport report = Bench.run(BenchOptions.smoke(dir.resolve("home"), out), Map.of(),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    Set<Measure.Id> ids = report.measures().stream().map(Measure::id).collect(Collectors.toSet());
+    assertEquals(EnumSet.allOf(Measure.Id.class), ids, "every measure reported");
+    assertTrue(report.measures().stream().allMatch(m -> !m.value().isBlank() && !m.value().contains("NaN")),
+        report.markdown());
+    String file = Files.readString(out, StandardCharsets.UTF_8);
+    assertEquals(report.markdown(), file);
+    assertTrue(file.contains("| # | measure | result | target | status |"), file);
+    assertTrue(file.contains(" CPUs (") && file.contains("JVM: ") && file.contains("load average"), file);
+    for (Measure.Id id : Measure.Id.values()) {
+      assertTrue(file.contains("| " + id + " | "), id + " missing from\n" + file);
+    }
+    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("bench: P1"), "progress is reported");
+  }
+}

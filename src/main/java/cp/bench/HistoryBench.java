@@ -23,7 +23,8 @@ final class HistoryBench {
   static final long UPDATES_PER_RUN = 2_000;
 
   /** Totals over the measured sessions. */
-  record Sizes(long turns, long sessionBytes, long sessionEvents, long childBytes, long childEvents, long jsonBytes) {
+  record Sizes(long turns, long sessionBytes, long sessionEvents, long childBytes, long childEvents, long jsonBytes,
+      TurnTimeline timeline) {
     double bytesPerTurn() {
       return (double) (sessionBytes + childBytes) / turns;
     }
@@ -52,20 +53,23 @@ final class HistoryBench {
     long cb = 0;
     long ce = 0;
     long json = 0;
+    TurnTimeline timeline = new TurnTimeline();
     for (String sid : sessions) {
       WorkflowExecutionHistory s = client.fetchHistory(sid);
       sb += s.getHistory().getSerializedSize();
       se += s.getEvents().size();
       json += s.toJson(false).getBytes(StandardCharsets.UTF_8).length;
       for (int t = 1; t <= turnsPerSession; t++) {
-        WorkflowExecutionHistory c = client.fetchHistory(WorkOrderIds.turnWorkflow(sid, t));
+        String turnId = WorkOrderIds.turnWorkflow(sid, t);
+        WorkflowExecutionHistory c = client.fetchHistory(turnId);
+        timeline.add(c.getEvents(), s.getEvents(), turnId);
         cb += c.getHistory().getSerializedSize();
         ce += c.getEvents().size();
         json += c.toJson(false).getBytes(StandardCharsets.UTF_8).length;
         turns++;
       }
     }
-    return new Sizes(turns, sb, se, cb, ce, json);
+    return new Sizes(turns, sb, se, cb, ce, json, timeline);
   }
 
   List<Measure> run() {
@@ -88,6 +92,9 @@ final class HistoryBench {
         Measure.info(Measure.Id.P5, "projected turns per session run before continue-as-new is suggested",
             String.valueOf(projected), "Temporal suggests it from " + SUGGEST_EVENTS + " events or 4 MB, and a run"
                 + " takes at most " + UPDATES_PER_RUN + " Updates; the session continues as new every "
-                + continueAsNewTurns + " turns anyway (CP_CONTINUE_AS_NEW_TURNS)"));
+                + continueAsNewTurns + " turns anyway (CP_CONTINUE_AS_NEW_TURNS)"),
+        Measure.info(Measure.Id.P5, "where an orchestrated turn's time goes (P1's turns)",
+            String.format(Locale.ROOT, "%.0f ms in workflow tasks", z.timeline().medianTasks()),
+            z.timeline().describe()));
   }
 }

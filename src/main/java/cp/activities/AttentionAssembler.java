@@ -28,6 +28,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -248,9 +249,10 @@ public final class AttentionAssembler {
   }
 
   /**
-   * Keeps the context within budget: drops the oldest events first, then the oldest turns. The
-   * budget is measured on the rendered text, section headings included, so the recorded
-   * {@code tokens} never exceed it.
+   * Keeps the context within budget: drops the oldest events first, then the oldest turns, a
+   * turn whole (its user message and its answer together: half a turn would misquote the
+   * conversation). The budget is measured on the rendered text, section headings included, so
+   * the recorded {@code tokens} never exceed it.
    */
   private static boolean trim(List<Fragment> fragments, long maxTokens) {
     if (maxTokens <= 0) {
@@ -261,7 +263,12 @@ public final class AttentionAssembler {
       Fragment victim = fragments.stream().filter(f -> !f.conversation())
           .min(Comparator.comparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
           .orElse(fragments.get(0));
-      fragments.remove(victim);
+      if (victim.conversation()) {
+        fragments.removeIf(f -> f.conversation() && f.section().equals(victim.section())
+            && Objects.equals(f.timestamp(), victim.timestamp()));
+      } else {
+        fragments.remove(victim);
+      }
       trimmed = true;
     }
     return trimmed;

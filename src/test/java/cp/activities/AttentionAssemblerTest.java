@@ -446,6 +446,24 @@ class AttentionAssemblerTest {
     assertEquals(r.tokens(), recorded("ADMIN", r).meta("tokens").asLong());
   }
 
+  // Trimming never splits a turn: at any budget, a turn's user message and its answer go together.
+  @Test
+  void maxContextTokens_dropsATurnWhole_atEveryBudget() {
+    turnsAndEvents();
+    for (int budget = 40; budget <= 520; budget += 10) {
+      String id = String.format("ATT-WHOLE-%03d", budget / 10);
+      Catalog c = TestCatalogs.shippedPlus(catalogDir, budgetTemplate(id, budget, budget));
+      AttentionResult r = assembler(c).assemble(request("ADMIN", id, 5), "k-" + budget);
+      String ctx = context("ADMIN", r);
+      for (int t = 1; t <= 4; t++) {
+        boolean user = ctx.contains("[turn " + t + "] User: ");
+        boolean assistant = ctx.contains("[turn " + t + "] Assistant: ");
+        assertEquals(user, assistant, "budget " + budget + ", turn " + t + " split: " + ctx);
+      }
+      assertTrue(r.tokens() <= budget, "budget " + budget + ", got " + r.tokens());
+    }
+  }
+
   // Seed 003 structuring stage (max_tokens 8000 under a 10000 budget): the smaller limit wins.
   @Test
   void structuringMaxTokens_capsTheContextBelowTheTemplateBudget() {

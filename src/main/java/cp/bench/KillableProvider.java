@@ -1,5 +1,6 @@
 package cp.bench;
 
+import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
@@ -11,8 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * signals {@link #inCall}, waits for {@link #kill()}, and then its thread dies as a killed
  * process's would, writing nothing (an Error passes every catch on the way up).
  */
-final class KillableProvider implements LlmProvider {
-  private final LlmProvider delegate;
+final class KillableProvider extends ForwardingProvider {
   final CountDownLatch inCall = new CountDownLatch(1);
   private final CountDownLatch killed = new CountDownLatch(1);
 
@@ -26,13 +26,9 @@ final class KillableProvider implements LlmProvider {
   }
 
   KillableProvider(LlmProvider delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
-  @Override
-  public String id() {
-    return delegate.id();
-  }
 
   @Override
   public ProviderReply send(PromptRequest request) throws ProviderException {
@@ -41,7 +37,7 @@ final class KillableProvider implements LlmProvider {
       awaitKill();
       throw new ProcessDied();
     }
-    return delegate.send(request);
+    return super.send(request);
   }
 
   void kill() {

@@ -1,5 +1,6 @@
 package cp.bench;
 
+import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
@@ -8,21 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Passes every request to the real provider and keeps the last few, so a loop can send them again. */
-final class RecordingProvider implements LlmProvider {
+final class RecordingProvider extends ForwardingProvider {
   /** Enough for the last turn of any benchmark shape (classify, tool round, answer). */
   static final int KEPT = 8;
 
-  private final LlmProvider delegate;
   private final List<PromptRequest> recent = new ArrayList<>();
 
   RecordingProvider(LlmProvider delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
-  @Override
-  public String id() {
-    return delegate.id();
-  }
 
   @Override
   public ProviderReply send(PromptRequest request) throws ProviderException {
@@ -32,7 +28,7 @@ final class RecordingProvider implements LlmProvider {
         recent.remove(0);
       }
     }
-    return delegate.send(request);
+    return super.send(request);
   }
 
   /** The last {@code n} requests, oldest first. */

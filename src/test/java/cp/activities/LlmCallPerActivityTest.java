@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.client.ControlPlaneClient;
+import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
 import cp.gateway.OfflineProvider;
 import cp.gateway.ProviderException;
@@ -58,23 +59,17 @@ class LlmCallPerActivityTest {
   }
 
   /** Passes every request to {@code delegate} and keeps it. */
-  static final class Recording implements LlmProvider {
+  static final class Recording extends ForwardingProvider {
     final List<PromptRequest> requests = Collections.synchronizedList(new ArrayList<>());
-    private final LlmProvider delegate;
 
     Recording(LlmProvider delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public String id() {
-      return delegate.id();
+      super(delegate);
     }
 
     @Override
     public ProviderReply send(PromptRequest request) throws ProviderException {
       requests.add(request);
-      return delegate.send(request);
+      return super.send(request);
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
 import cp.gateway.OfflineProvider;
 import cp.gateway.ProviderReply;
@@ -67,13 +68,7 @@ class ServiceLossTest {
 
   /** The offline model, except that the first call waits until the test releases it. */
   private LlmProvider holdingFirstCall() {
-    LlmProvider offline = new OfflineProvider();
-    return new LlmProvider() {
-      @Override
-      public String id() {
-        return offline.id();
-      }
-
+    return new ForwardingProvider(new OfflineProvider()) {
       @Override
       public ProviderReply send(PromptRequest request) throws cp.gateway.ProviderException {
         if (inFlight.getCount() > 0) {
@@ -84,7 +79,7 @@ class ServiceLossTest {
             Thread.currentThread().interrupt();
           }
         }
-        return offline.send(request);
+        return super.send(request);
       }
     };
   }

@@ -47,6 +47,15 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * activity's retries) no longer fails the turn; the degraded call still runs.
    */
   static final String DEGRADATION_LOG_NON_FATAL = "degradation-log-non-fatal";
+  /**
+   * Version marker: from version 1 on, a session that expires (idle or lifetime timeout) and
+   * cannot write SESSION_END after the local activity's retries waits
+   * {@link #SESSION_END_RETRY_INTERVAL} and writes it again, refusing turns meanwhile, instead of
+   * failing the workflow with no SESSION_END on record.
+   */
+  static final String SESSION_END_RETRY = "session-end-retry";
+  /** How long an expired session waits before it writes SESSION_END again. */
+  static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
       + " fallback call failed too. Your message was not lost from the record; please try again in a few minutes.";
 
@@ -70,6 +79,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private int turnsThisRun;
   private int pendingTurns;
   private boolean endRequested;
+  /** The session expired and is writing SESSION_END (again): it takes no more turns. */
+  private boolean expiring;
   private long lastActivityAt;
   private int activitySeq;
 
@@ -106,7 +117,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         turnLock.lock();
         try {
           if (!ended) {
-            endSession(expiryReason());
+            endOnExpiry(expiryReason());
           }
         } finally {
           turnLock.unlock();
@@ -165,7 +176,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * profile apply here, and the handler checks again once the profile is there.
    */
   private Optional<String> refusal(TurnRequest request, int queued) {
-    if (ended || endRequested) {
+    if (ended || endRequested || expiring) {
       return Optional.of("session " + sessionId + " has ended" + (endReason == null ? "" : " (" + endReason + ")")
           + "; start a new session");
     }
@@ -315,6 +326,37 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       turnLock.unlock();
     }
     return summary();
+  }
+
+  /**
+   * Ends an expired session. Nobody waits for this end, so it is patient: SESSION_END is the
+   * session's last record, and a ledger that refuses it (a full disk) gets it once it is writable
+   * again; the write is idempotent, so a retry never writes it twice.
+   */
+  private void endOnExpiry(String reason) {
+    if (Workflow.getVersion(SESSION_END_RETRY, Workflow.DEFAULT_VERSION, 1) < 1) {
+      endSession(reason);
+      return;
+    }
+    expiring = true;
+    while (true) {
+      try {
+        endSession(reason);
+        return;
+      } catch (ActivityFailure e) {
+        Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} expired ({}) but SESSION_END could not be"
+            + " written ({}); trying again in {}", sessionId, reason, rootMessage(e), SESSION_END_RETRY_INTERVAL);
+        Workflow.sleep(SESSION_END_RETRY_INTERVAL);
+      }
+    }
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c.getMessage();
   }
 
   private void endSession(String reason) {

@@ -171,6 +171,8 @@ final class FakeActivities {
     volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
     /** When set, writing a DEGRADATION fails as a corrupt HOT ledger would: on every attempt. */
     volatile boolean failDegradationLog;
+    /** How many more SESSION_END writes fail (as a full disk would) before one succeeds. */
+    final java.util.concurrent.atomic.AtomicInteger failSessionEndWrites = new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
     public AgentProfile profile(String agentClass) {
@@ -181,6 +183,9 @@ final class FakeActivities {
     public String record(SessionEvent event) {
       if (failDegradationLog && event.eventType().equals("DEGRADATION")) {
         throw new IllegalStateException("cannot append to HOT/ledger/governance.jsonl: the chain is broken (test)");
+      }
+      if (event.eventType().equals("SESSION_END") && failSessionEndWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new IllegalStateException("cannot append to HOT/ledger/governance.jsonl: No space left on device (test)");
       }
       events.add(event);
       return "LED-" + event.key();

@@ -50,10 +50,10 @@ class ReplayTest {
   /** Recorded by earlier versions of the workflows; frozen. */
   static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
-      ENCRYPTED_FILE);
+      ENCRYPTED_FILE, "idle-end-session.json");
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
-      "lean-gate-retry-turn.json", "lean-plain-session.json");
+      "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json");
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -135,6 +135,25 @@ class ReplayTest {
     }
   }
 
+  @Test
+  void idleEndRetryHistory_hasTheVersionMarker_andWaitedBeforeWritingSessionEndAgain() throws IOException {
+    WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(
+        DIR.resolve("lean-idle-end-retry-session.json"), StandardCharsets.UTF_8));
+    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.SESSION_END_RETRY), "no session-end-retry marker");
+    WorkflowExecutionHistory old = WorkflowExecutionHistory.fromJson(Files.readString(
+        DIR.resolve("idle-end-session.json"), StandardCharsets.UTF_8));
+    assertEquals(timers(old) + 1, timers(h),
+        "the same session but for one wait between the failed SESSION_END and the one that was written");
+    assertFalse(PlaneFixture.mentions(old, SessionWorkflowImpl.SESSION_END_RETRY), "recorded before the change");
+  }
+
+  private static long timers(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasTimerStartedEventAttributes())
+        .filter(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds()
+            == SessionWorkflowImpl.SESSION_END_RETRY_INTERVAL.getSeconds())
+        .count();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json"})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
@@ -186,6 +205,41 @@ class ReplayTest {
           : ho1.text("{\"response_text\":\"a real answer\"}");
     }, "question?");
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
+    recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
+  }
+
+  /**
+   * SESSION_END writes that fail in the recorded idle session: more than one local activity's
+   * attempts, so the session must wait and write again.
+   */
+  static final int IDLE_END_FAILED_WRITES = 7;
+
+  /** A profile whose sessions end after 60 s without a turn. */
+  static cp.model.AgentProfile idleProfile() {
+    return new cp.model.AgentProfile("ADMIN", "a", "f", "ATT-ADMIN-001", List.of(), 100_000, 50, 7200, 60, 4000, 3,
+        120, 1000, 2, 200);
+  }
+
+  /**
+   * One turn, then the idle timeout ends the session; the first {@code failedEndWrites} attempts
+   * to write SESSION_END fail.
+   */
+  private static void recordIdleSession(String file, String sid, int failedEndWrites) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Session session = new FakeActivities.Session();
+    session.profile = idleProfile();
+    session.failSessionEndWrites.set(failedEndWrites);
+    try (WorkflowHarness h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0));
+      h.client.newWorkflowStub(SessionWorkflow.class, sid).turn(new TurnRequest("turn 1"));
+      h.env.sleep(java.time.Duration.ofSeconds(61));
+      io.temporal.client.WorkflowStub.fromTyped(h.client.newWorkflowStub(SessionWorkflow.class, sid))
+          .getResult(cp.model.SessionSummary.class);
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {

@@ -194,6 +194,27 @@ class SessionWorkflowTest {
     assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
   }
 
+  // A session that expires while the ledger refuses SESSION_END (more failures than one local
+  // activity's attempts) waits and writes it again: it ends with exactly one SESSION_END, and
+  // takes no turn while it waits.
+  @Test
+  void idleTimeout_whenSessionEndCannotBeWritten_retriesUntilItIs_andRefusesTurnsMeanwhile() {
+    session.profile = ReplayTest.idleProfile();
+    session.failSessionEndWrites.set(ReplayTest.IDLE_END_FAILED_WRITES);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("hello"));
+    h.env.sleep(Duration.ofSeconds(61));
+    assertTrue(session.failSessionEndWrites.get() < ReplayTest.IDLE_END_FAILED_WRITES, "SESSION_END was tried");
+    assertTrue(updateError(() -> s.turn(new TurnRequest("still there?"))).contains("has ended"));
+
+    SessionSummary sum = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+
+    assertEquals("idle_timeout", sum.endReason());
+    assertEquals(1, sum.turns());
+    assertEquals(0, session.failSessionEndWrites.get(), "every failing write was tried");
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+  }
+
   @Test
   void continueAsNew_carriesTurnsAndBudget_andKeepsTheSessionId() {
     SessionWorkflow s = start(2);

@@ -82,8 +82,7 @@ final class ExchangeRecords {
       ProviderReply reply, long latencyMs, double cost, Boolean outputValid, List<String> outputErrors) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
-    String text = text(reply.content());
-    m.put("response", text);
+    m.put("response", ContentBlock.joinText(reply.content()));
     if (reply.content().stream().anyMatch(ContentBlock::isToolUse)) {
       m.set("response_blocks", Json.tree(reply.content()));
     }
@@ -180,9 +179,5 @@ final class ExchangeRecords {
   private static long longMeta(LedgerEntry e, String f) {
     JsonNode v = e.meta(f);
     return v == null ? 0 : v.asLong();
-  }
-
-  static String text(List<ContentBlock> content) {
-    return ContentBlock.joinText(content);
   }
 }

@@ -66,10 +66,6 @@ public final class Gateway {
     this.clock = clock;
   }
 
-  public String defaultProviderId() {
-    return config.defaultProvider();
-  }
-
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, breakerFactory);
   }
@@ -151,7 +147,7 @@ public final class Gateway {
     List<String> outputErrors = List.of();
     boolean hasToolUse = reply.content().stream().anyMatch(ContentBlock::isToolUse);
     if (sized.structuredOutput() && sized.outputSchema() != null && !hasToolUse) {
-      outputErrors = validateOutput(sized.outputSchema(), ExchangeRecords.text(reply.content()));
+      outputErrors = validateOutput(sized.outputSchema(), ContentBlock.joinText(reply.content()));
       outputValid = outputErrors.isEmpty();
     }
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());

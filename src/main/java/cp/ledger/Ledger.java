@@ -514,7 +514,7 @@ public final class Ledger implements AutoCloseable {
    * when the chain was intact.
    */
   public Optional<Path> repair() {
-    return locked("repair", () -> {
+    Optional<Path> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
       if (bad.ok()) {
         return Optional.<Path>empty();
@@ -539,12 +539,14 @@ public final class Ledger implements AutoCloseable {
       appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
           .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
           .metadata(meta).build());
-      if (options.durability() == Durability.FSYNC_EACH) {
-        channel.force(false);
-      }
       LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
       return Optional.of(quarantine);
     });
+    if (quarantined.isPresent() && options.durability() == Durability.FSYNC_EACH) {
+      // The LEDGER_REPAIRED entry is flushed the way write() flushes, which also records it as durable.
+      awaitDurable(writtenEnd);
+    }
+    return quarantined;
   }
 
   private VerifyResult verifyLocked() throws IOException {

@@ -79,12 +79,12 @@ final class ExchangeRecords {
   }
 
   static LedgerEntry success(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
-      ProviderReply reply, long latencyMs, double cost, Boolean outputValid, List<String> outputErrors) {
+      ProviderReply reply, boolean hasToolUse, long latencyMs, double cost, Boolean outputValid,
+      List<String> outputErrors) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
-    String text = text(reply.content());
-    m.put("response", text);
-    if (reply.content().stream().anyMatch(ContentBlock::isToolUse)) {
+    m.put("response", ContentBlock.joinText(reply.content()));
+    if (hasToolUse) {
       m.set("response_blocks", Json.tree(reply.content()));
     }
     m.put("outcome", "success");
@@ -171,18 +171,15 @@ final class ExchangeRecords {
     long in = longMeta(e, "input_tokens");
     long out = longMeta(e, "output_tokens");
     Long budgetLeft = budgetBefore == null ? null : budgetBefore - in - out;
+    JsonNode cost = e.meta("cost");
     return new PromptResponse(RouteOutcome.SUCCESS, content, in, out, e.metaText("model_id"), e.metaText("provider_id"),
         e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
         e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, budgetLeft, true,
-        e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble());
+        cost == null ? 0.0 : cost.asDouble());
   }
 
   private static long longMeta(LedgerEntry e, String f) {
     JsonNode v = e.meta(f);
     return v == null ? 0 : v.asLong();
-  }
-
-  static String text(List<ContentBlock> content) {
-    return ContentBlock.joinText(content);
   }
 }

@@ -9,6 +9,7 @@ import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RouteOutcome;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,10 +67,6 @@ public final class Gateway {
     this.clock = clock;
   }
 
-  public String defaultProviderId() {
-    return config.defaultProvider();
-  }
-
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, breakerFactory);
   }
@@ -110,10 +107,11 @@ public final class Gateway {
 
     CircuitBreaker breaker = breaker(providerId);
     if (!breaker.tryAcquire()) {
+      Duration cooldown = breaker.remainingCooldown();
       String msg = "provider " + providerId + " is failing; its circuit breaker is open for another "
-          + breaker.remainingCooldown().toMillis() + " ms";
+          + cooldown.toMillis() + " ms";
       String id = hot.write(ExchangeRecords.rejected(request, CIRCUIT_OPEN, msg));
-      throw new GatewayException(CIRCUIT_OPEN, true, breaker.remainingCooldown(), id, msg);
+      throw new GatewayException(CIRCUIT_OPEN, true, cooldown, id, msg);
     }
 
     LlmProvider provider = providers.get(providerId);
@@ -151,12 +149,12 @@ public final class Gateway {
     List<String> outputErrors = List.of();
     boolean hasToolUse = reply.content().stream().anyMatch(ContentBlock::isToolUse);
     if (sized.structuredOutput() && sized.outputSchema() != null && !hasToolUse) {
-      outputErrors = validateOutput(sized.outputSchema(), ExchangeRecords.text(reply.content()));
+      outputErrors = validateOutput(sized.outputSchema(), ContentBlock.joinText(reply.content()));
       outputValid = outputErrors.isEmpty();
     }
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
-    String id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, latency, cost,
-        outputValid, outputErrors));
+    String id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
+        cost, outputValid, outputErrors));
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null
         : request.tokenBudgetRemaining() - reply.inputTokens() - reply.outputTokens();
     return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), reply.inputTokens(), reply.outputTokens(),

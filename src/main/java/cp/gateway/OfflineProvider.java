@@ -60,10 +60,6 @@ public final class OfflineProvider implements LlmProvider {
   public static final String EXECUTE_PREFIX = "PRC-EXECUTE-";
   public static final String DEGRADED_PREFIX = "PRC-DEGRADED-";
 
-  public static final String FINISH_STOP = "stop";
-  public static final String FINISH_LENGTH = "length";
-  public static final String FINISH_TOOL_USE = "tool_use";
-
   /** Prefix of generated tool_use ids, so a ledger reader sees at once who made the call. */
   public static final String TOOL_USE_ID_PREFIX = "toolu_offline_";
   /** 64 bits of the request hash: unique within any conversation, short in a ledger line. */
@@ -122,11 +118,12 @@ public final class OfflineProvider implements LlmProvider {
     } else {
       Context context = Context.of(input.get("assembled_context"));
       boolean retry = isPresent(input.get("retry_feedback"));
-      text = switch (speechAct(input)) {
+      String speechAct = speechAct(input);
+      text = switch (speechAct) {
         case SpeechActRules.GREETING -> ReplyComposer.greeting(false, offered, context);
         case SpeechActRules.REENTRY_GREETING -> ReplyComposer.greeting(true, offered, context);
         case SpeechActRules.FAREWELL -> ReplyComposer.farewell();
-        default -> ReplyComposer.answer(speechAct(input), input.userInput(), offered, context, retry);
+        default -> ReplyComposer.answer(speechAct, input.userInput(), offered, context, retry);
       };
     }
     int maxChars = input.get("acceptance_criteria").path("max_response_chars").asInt(0);
@@ -159,7 +156,7 @@ public final class OfflineProvider implements LlmProvider {
     long inputTokens = Math.max(1, TokenEstimate.ofPrompt(request));
     if (!draft.toolUses().isEmpty()) {
       return new ProviderReply(draft.toolUses(), inputTokens, Math.max(1, TokenEstimate.ofContent(draft.toolUses())),
-          MODEL_ID, FINISH_TOOL_USE);
+          MODEL_ID, ProviderReply.TOOL_USE);
     }
     int maxTokens = request.maxTokens();
     long maxChars = maxTokens > 0 ? (long) maxTokens * TokenEstimate.CHARS_PER_TOKEN : Long.MAX_VALUE;
@@ -172,7 +169,7 @@ public final class OfflineProvider implements LlmProvider {
         SchemaSkeleton.fillRequired(json, request.outputSchema());
       }
       full = Json.write(json);
-      text = LengthLimit.cutJson(json, limit);
+      text = full.length() > limit ? LengthLimit.cutJson(json, limit) : full;
     } else {
       full = draft.plain();
       text = LengthLimit.cut(full, limit);
@@ -182,7 +179,7 @@ public final class OfflineProvider implements LlmProvider {
       outputTokens = Math.min(outputTokens, maxTokens);
     }
     return new ProviderReply(List.of(ContentBlock.text(text)), inputTokens, outputTokens, MODEL_ID,
-        text.equals(full) ? FINISH_STOP : FINISH_LENGTH);
+        text.equals(full) ? ProviderReply.STOP : ProviderReply.LENGTH);
   }
 
   /**

@@ -7,7 +7,4 @@ import java.util.List;
 @FunctionalInterface
 public interface OutputValidator {
   List<String> validate(JsonNode outputSchema, String text);
-
-  /** Accepts everything; for tests that do not exercise output validation. */
-  OutputValidator NONE = (schema, text) -> List.of();
 }

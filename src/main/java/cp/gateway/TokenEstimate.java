@@ -30,12 +30,12 @@ public final class TokenEstimate {
     for (ToolDefinition t : request.tools()) {
       chars += t.name().length() + t.description().length() + t.inputSchema().toString().length();
     }
-    return tokens(chars);
+    return ofChars(chars);
   }
 
   /** Estimated completion tokens of the reply blocks. */
   public static long ofContent(List<ContentBlock> content) {
-    return tokens(characters(content));
+    return ofChars(characters(content));
   }
 
   private static long characters(List<ContentBlock> blocks) {
@@ -55,9 +55,5 @@ public final class TokenEstimate {
   /** Estimated tokens of {@code chars} characters of text. */
   public static long ofChars(long chars) {
     return (chars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
-  }
-
-  private static long tokens(long chars) {
-    return ofChars(chars);
   }
 }

@@ -216,7 +216,7 @@ public final class Ledger implements AutoCloseable {
   private void repairTornTail(long start, byte[] tail) throws IOException {
     ChainCodec.Checked c = ChainCodec.check(tail, 0, tail.length, lastHash);
     if (c.error() == null && broken == null) {
-      writeFully(new byte[] {'\n'}, start + tail.length);
+      writeFully(channel, new byte[] {'\n'}, start + tail.length);
       consume(start, tail, 0, tail.length);
       knownEnd = start + tail.length + 1;
       LOG.warn("ledger {}: the last entry was complete but lacked its newline; completed it", path);
@@ -336,11 +336,11 @@ public final class Ledger implements AutoCloseable {
     byte[] line = ChainCodec.line(node);
     try {
       if (FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()))) {
-        writeFully(Arrays.copyOf(line, line.length / 2), knownEnd);
+        writeFully(channel, Arrays.copyOf(line, line.length / 2), knownEnd);
         channel.force(false);
         FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
       }
-      writeFully(line, knownEnd);
+      writeFully(channel, line, knownEnd);
     } catch (IOException e) {
       try {
         channel.truncate(knownEnd);
@@ -370,11 +370,27 @@ public final class Ledger implements AutoCloseable {
     return "LED-" + String.format("%016x", ThreadLocalRandom.current().nextLong());
   }
 
-  private void writeFully(byte[] bytes, long at) throws IOException {
+  /** Writes all of {@code bytes} at {@code at} (a positional write may write only part). */
+  static void writeFully(FileChannel channel, byte[] bytes, long at) throws IOException {
     ByteBuffer buf = ByteBuffer.wrap(bytes);
     long pos = at;
     while (buf.hasRemaining()) {
       pos += channel.write(buf, pos);
+    }
+  }
+
+  /**
+   * Reads from {@code at} until {@code buf} is full or the file ends; the caller decides what a
+   * short read (a buffer with room left) means.
+   */
+  private static void readFully(FileChannel channel, ByteBuffer buf, long at) throws IOException {
+    long pos = at;
+    while (buf.hasRemaining()) {
+      int n = channel.read(buf, pos);
+      if (n < 0) {
+        break;
+      }
+      pos += n;
     }
   }
 
@@ -446,13 +462,9 @@ public final class Ledger implements AutoCloseable {
 
   private LedgerEntry readRow(LedgerIndex.Row row) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(row.length());
-    long pos = row.offset();
-    while (buf.hasRemaining()) {
-      int n = channel.read(buf, pos);
-      if (n < 0) {
-        throw new IOException("unexpected end of file at offset " + pos);
-      }
-      pos += n;
+    readFully(channel, buf, row.offset());
+    if (buf.hasRemaining()) {
+      throw new IOException("unexpected end of file at offset " + (row.offset() + buf.position()));
     }
     return LedgerEntry.fromJson(Json.MAPPER.readTree(buf.array(), 0, row.length() - 1));
   }
@@ -502,7 +514,7 @@ public final class Ledger implements AutoCloseable {
    * when the chain was intact.
    */
   public Optional<Path> repair() {
-    return locked("repair", () -> {
+    Optional<Path> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
       if (bad.ok()) {
         return Optional.<Path>empty();
@@ -511,15 +523,7 @@ public final class Ledger implements AutoCloseable {
       long size = channel.size();
       Path quarantine = path.resolveSibling(path.getFileName() + ".quarantine-" + clock.millis());
       byte[] moved = new byte[(int) Math.max(0, size - cutAt)];
-      ByteBuffer buf = ByteBuffer.wrap(moved);
-      long pos = cutAt;
-      while (buf.hasRemaining()) {
-        int n = channel.read(buf, pos);
-        if (n < 0) {
-          break;
-        }
-        pos += n;
-      }
+      readFully(channel, ByteBuffer.wrap(moved), cutAt);
       Files.write(quarantine, moved);
       channel.truncate(cutAt);
       channel.force(true);
@@ -535,12 +539,14 @@ public final class Ledger implements AutoCloseable {
       appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
           .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
           .metadata(meta).build());
-      if (options.durability() == Durability.FSYNC_EACH) {
-        channel.force(false);
-      }
       LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
       return Optional.of(quarantine);
     });
+    if (quarantined.isPresent() && options.durability() == Durability.FSYNC_EACH) {
+      // The LEDGER_REPAIRED entry is flushed the way write() flushes, which also records it as durable.
+      awaitDurable(writtenEnd);
+    }
+    return quarantined;
   }
 
   private VerifyResult verifyLocked() throws IOException {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.model.Json;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,11 +44,7 @@ record LedgerHead(long entries, String lastHash) {
     ObjectNode n = Json.object().put("entries", entries).put("last_hash", lastHash);
     byte[] bytes = (Json.write(n) + "\n").getBytes(StandardCharsets.UTF_8);
     channel.truncate(0);
-    ByteBuffer buf = ByteBuffer.wrap(bytes);
-    long pos = 0;
-    while (buf.hasRemaining()) {
-      pos += channel.write(buf, pos);
-    }
+    Ledger.writeFully(channel, bytes, 0);
   }
 
   static FileChannel open(Path ledger) throws IOException {

@@ -43,10 +43,6 @@ final class LedgerIndex {
     }
   }
 
-  int size() {
-    return rows.size();
-  }
-
   Row row(int i) {
     return rows.get(i);
   }

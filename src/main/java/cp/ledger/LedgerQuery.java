@@ -35,10 +35,6 @@ public record LedgerQuery(String eventType, String sessionId, String workOrderId
     return new LedgerQuery(eventType, session, workOrderId, limit);
   }
 
-  public LedgerQuery withWorkOrder(String wo) {
-    return new LedgerQuery(eventType, sessionId, wo, limit);
-  }
-
   public LedgerQuery withLimit(int n) {
     return new LedgerQuery(eventType, sessionId, workOrderId, n);
   }

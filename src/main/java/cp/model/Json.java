@@ -21,7 +21,6 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The one JSON configuration of the plane: a shared mapper, a canonical form and SHA-256.
@@ -149,10 +148,5 @@ public final class Json {
     }
     JsonNode v = node.get(field);
     return v != null && v.isTextual() ? v.asText() : fallback;
-  }
-
-  /** An immutable copy of a map, with nulls allowed (Map.copyOf rejects them). */
-  public static <K, V> Map<K, V> copyOfNullable(Map<K, V> map) {
-    return map == null ? Map.of() : Collections.unmodifiableMap(new java.util.LinkedHashMap<>(map));
   }
 }

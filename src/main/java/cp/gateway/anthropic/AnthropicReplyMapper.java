@@ -2,11 +2,11 @@ package cp.gateway.anthropic;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import cp.gateway.ProviderErrorKind;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
 import cp.gateway.Secret;
 import cp.gateway.TokenEstimate;
+import cp.gateway.http.ErrorText;
 import cp.gateway.http.HttpReply;
 import cp.model.ContentBlock;
 import cp.model.Json;
@@ -92,11 +92,7 @@ final class AnthropicReplyMapper {
   }
 
   private ProviderException invalid(HttpReply reply, String why) {
-    return ProviderException.builder(AnthropicProvider.ID, ProviderErrorKind.INVALID_RESPONSE)
-        .httpStatus(reply.status())
-        .message(why + "; body: " + reply.body())
-        .redacting(key)
-        .build();
+    return ErrorText.invalidResponse(AnthropicProvider.ID, reply, why, key);
   }
 
   private static long orZero(Long n) {

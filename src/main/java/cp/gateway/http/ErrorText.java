@@ -1,6 +1,13 @@
 package cp.gateway.http;
 
-/** What to say about an error response whose body carries no parseable provider message. */
+import cp.gateway.ProviderErrorKind;
+import cp.gateway.ProviderException;
+import cp.gateway.Secret;
+
+/**
+ * What to say about an error response whose body carries no parseable provider message, and
+ * about a 2xx body that cannot be mapped to a reply.
+ */
 public final class ErrorText {
   private ErrorText() {}
 
@@ -11,5 +18,14 @@ public final class ErrorText {
           + "' not followed (POST is never redirected): set the base URL to the final address";
     }
     return reply.body().isBlank() ? "(empty body)" : reply.body();
+  }
+
+  /** INVALID_RESPONSE for a 2xx body that cannot be mapped: why, then the body, with the key redacted. */
+  public static ProviderException invalidResponse(String providerId, HttpReply reply, String why, Secret key) {
+    return ProviderException.builder(providerId, ProviderErrorKind.INVALID_RESPONSE)
+        .httpStatus(reply.status())
+        .message(why + "; body: " + reply.body())
+        .redacting(key)
+        .build();
   }
 }

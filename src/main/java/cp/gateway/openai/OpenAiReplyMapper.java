@@ -2,11 +2,11 @@ package cp.gateway.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import cp.gateway.ProviderErrorKind;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
 import cp.gateway.Secret;
 import cp.gateway.TokenEstimate;
+import cp.gateway.http.ErrorText;
 import cp.gateway.http.HttpReply;
 import cp.model.ContentBlock;
 import cp.model.Json;
@@ -136,10 +136,6 @@ final class OpenAiReplyMapper {
   }
 
   private ProviderException invalid(HttpReply reply, String why) {
-    return ProviderException.builder(OpenAiProvider.ID, ProviderErrorKind.INVALID_RESPONSE)
-        .httpStatus(reply.status())
-        .message(why + "; body: " + reply.body())
-        .redacting(key)
-        .build();
+    return ErrorText.invalidResponse(OpenAiProvider.ID, reply, why, key);
   }
 }

@@ -1,5 +1,7 @@
 package cp.cli;
 
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
 import cp.worker.PlaneConfig;
 import java.io.PrintStream;
 import java.util.Map;
@@ -29,5 +31,10 @@ abstract class CliCommand {
 
   PlaneConfig config() {
     return PlaneConfig.fromEnv(env());
+  }
+
+  /** The ledgers under {@code cfg}'s CP_HOME, with its ledger settings. */
+  static Ledgers openLedgers(PlaneConfig cfg) {
+    return new Ledgers(new PlaneLayout(cfg.home()), cfg.ledgers());
   }
 }

@@ -2,9 +2,7 @@ package cp.cli;
 
 import cp.contracts.Catalog;
 import cp.contracts.ResourceSource;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
-import cp.ledger.PlaneLayout;
 import cp.tools.CatalogStatus;
 import cp.tools.GateResult;
 import cp.tools.IntegrityGates;
@@ -29,7 +27,7 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
     } catch (RuntimeException e) {
       status = CatalogStatus.failed(source, e);
     }
-    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+    try (Ledgers ledgers = openLedgers(cfg)) {
       IntegrityGates gates = new IntegrityGates(status, ledgers);
       List<GateResult> results;
       if (gate == null) {

@@ -3,7 +3,6 @@ package cp.cli;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
 import cp.ledger.Tier;
@@ -22,11 +21,6 @@ final class LedgerCommand extends CliCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(out());
-  }
-
-  static Ledgers open(CliCommand c) {
-    var cfg = c.config();
-    return new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(c.env()));
   }
 
   static Tier tier(String value) {
@@ -69,7 +63,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (limit < 0) {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         Optional<Ledger> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {
@@ -106,7 +100,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       int failures = 0;
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         var all = ledgers.all();
         if (all.isEmpty()) {
           out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
@@ -138,7 +132,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
 
     @Override
     public Integer call() {
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         Ledger l = named(ledgers, tier, agentClass).orElseThrow(() -> new IllegalArgumentException(
             "there is no " + tier + " ledger under " + ledgers.layout().root()));
         var q = l.repair();

@@ -1,7 +1,5 @@
 package cp.cli;
 
-import cp.contracts.Catalog;
-import cp.contracts.ResourceSource;
 import cp.ledger.Ledgers;
 import cp.tools.CatalogStatus;
 import cp.tools.GateResult;
@@ -20,13 +18,7 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
   @Override
   public Integer call() {
     var cfg = config();
-    ResourceSource source = cfg.catalogSource();
-    CatalogStatus status;
-    try {
-      status = CatalogStatus.loaded(Catalog.load(source), source);
-    } catch (RuntimeException e) {
-      status = CatalogStatus.failed(source, e);
-    }
+    CatalogStatus status = CatalogStatus.load(cfg.catalogSource());
     try (Ledgers ledgers = openLedgers(cfg)) {
       IntegrityGates gates = new IntegrityGates(status, ledgers);
       List<GateResult> results;

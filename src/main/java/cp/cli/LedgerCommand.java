@@ -8,6 +8,8 @@ import cp.ledger.PlaneLayout;
 import cp.ledger.Tier;
 import cp.ledger.VerifyResult;
 import cp.model.Json;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -71,14 +73,15 @@ final class LedgerCommand extends CliCommand implements Runnable {
           }
           return Cpctl.OK;
         }
-        List<LedgerEntry> entries = l.get().query(new LedgerQuery(event, session, null, 0));
-        if (agentClass != null && tier(tier) != Tier.HO2) {
-          String cls = agentClass.toUpperCase(Locale.ROOT);
-          entries = entries.stream().filter(e -> cls.equals(e.metaText("agent_class"))).toList();
-        }
-        if (limit > 0 && entries.size() > limit) {
-          entries = entries.subList(entries.size() - limit, entries.size());
-        }
+        String cls = agentClass != null && tier(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
+        List<LedgerEntry> entries = new ArrayList<>();
+        l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
+          if (cls == null || cls.equals(e.metaText("agent_class"))) {
+            entries.add(e);
+          }
+          return limit == 0 || entries.size() < limit;
+        });
+        Collections.reverse(entries);
         for (LedgerEntry e : entries) {
           if (json) {
             out().println(Json.write(e.toJson(true)));

@@ -25,13 +25,9 @@ final class LedgerCommand extends CliCommand implements Runnable {
     spec.commandLine().usage(out());
   }
 
-  static Tier tier(String value) {
-    return Tier.parse(value);
-  }
-
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<Ledger> named(Ledgers ledgers, String tier, String agentClass) {
-    Tier t = tier(tier);
+    Tier t = Tier.parse(tier);
     String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
         : agentClass.toUpperCase(Locale.ROOT)) : null;
     return ledgers.existing(t, cls);
@@ -73,7 +69,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
           }
           return Cpctl.OK;
         }
-        String cls = agentClass != null && tier(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
+        String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
         List<LedgerEntry> entries = new ArrayList<>();
         l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
           if (cls == null || cls.equals(e.metaText("agent_class"))) {

@@ -15,12 +15,8 @@ public final class ContractLoader {
   private final SchemaValidator validator;
 
   public ContractLoader(Catalog catalog) {
-    this(catalog, catalog.schemaValidator());
-  }
-
-  public ContractLoader(Catalog catalog, SchemaValidator validator) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.validator = Objects.requireNonNull(validator, "validator");
+    this.validator = catalog.schemaValidator();
   }
 
   /**

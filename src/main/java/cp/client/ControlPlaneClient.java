@@ -33,7 +33,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -95,9 +94,7 @@ public final class ControlPlaneClient {
       throw new ClientException(ClientException.Kind.REFUSED, "unknown agent class '" + agentClass + "' (known: "
           + String.join(", ", agentClasses) + ")");
     }
-    byte[] b = new byte[4];
-    random.nextBytes(b);
-    String sessionId = "SES-" + HexFormat.of().formatHex(b);
+    String sessionId = SessionIds.mint(random);
     SessionWorkflow stub = client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
         .setWorkflowId(sessionId)
         .setTaskQueue(taskQueue)

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A local stand-in for the Anthropic Messages API ({@code POST /v1/messages}) that answers every
@@ -39,7 +38,6 @@ public final class FakeAnthropicServer implements AutoCloseable {
   private final ExecutorService pool;
   private final Duration latency;
   private final FakeReplies replies;
-  private final AtomicLong requests = new AtomicLong();
   private volatile byte[] lastBody = new byte[0];
 
   private FakeAnthropicServer(HttpServer server, ExecutorService pool, Duration latency, boolean toolRound) {
@@ -74,10 +72,6 @@ public final class FakeAnthropicServer implements AutoCloseable {
     return URI.create(baseUrl() + PATH);
   }
 
-  public long requests() {
-    return requests.get();
-  }
-
   /** The body of the last request received: the raw-call baseline sends the same bytes. */
   public byte[] lastBody() {
     return lastBody.clone();
@@ -90,7 +84,6 @@ public final class FakeAnthropicServer implements AutoCloseable {
       try (InputStream in = ex.getRequestBody()) {
         body = in.readAllBytes();
       }
-      requests.incrementAndGet();
       lastBody = body;
       int status = HTTP_OK;
       byte[] reply;

@@ -39,8 +39,4 @@ public record Measure(Id id, String what, String value, String target, Boolean m
   static String ratio(double r) {
     return String.format(Locale.ROOT, "%.3fx", r);
   }
-
-  static String ms(double millis) {
-    return String.format(Locale.ROOT, "%.1f ms", millis);
-  }
 }

@@ -6,6 +6,7 @@ import cp.activities.DirectCalls;
 import cp.activities.Ho1Activities;
 import cp.activities.Ho2Activities;
 import cp.activities.SessionActivities;
+import cp.client.SessionIds;
 import cp.model.AgentProfile;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
@@ -26,7 +27,6 @@ import cp.workflows.WorkOrderRunner;
 import cp.worker.PlaneRuntime;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,9 +91,7 @@ final class PlainTurnLoop {
 
   /** Starts a session: SESSION_START in the HOT ledger, as the session workflow writes it. */
   Session start() {
-    byte[] b = new byte[4];
-    ThreadLocalRandom.current().nextBytes(b);
-    Session s = new Session("SES-" + HexFormat.of().formatHex(b));
+    Session s = new Session(SessionIds.mint(ThreadLocalRandom.current()));
     inScope(s.id, () -> session.record(new SessionEvent("SESSION_START", "SESSION_START", s.id, "STARTED",
         "session started for " + profile.agentClass(), Json.object().put("session_id", s.id)
             .put("agent_class", profile.agentClass()).put("agent_id", profile.agentId()))));

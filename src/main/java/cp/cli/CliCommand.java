@@ -1,8 +1,11 @@
 package cp.cli;
 
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
 import cp.worker.PlaneConfig;
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -29,5 +32,36 @@ abstract class CliCommand {
 
   PlaneConfig config() {
     return PlaneConfig.fromEnv(env());
+  }
+
+  /** Refuses a --port outside 1-65535. */
+  static void checkPort(int port) {
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("--port " + port + " is not a TCP port (1-65535)");
+    }
+  }
+
+  /** A server could not listen on {@code where} (e.g. "port 7233") because of {@code why}. */
+  static IllegalArgumentException cannotServe(String where, String why) {
+    return new IllegalArgumentException("cannot serve on " + where + ": " + why
+        + " (is another server using it? pick another with --port)");
+  }
+
+  /**
+   * Registers a shutdown hook (thread {@code threadName}) that runs {@code close}, and returns the
+   * latch it then releases: a long-running command announces itself and awaits it.
+   */
+  static CountDownLatch closeOnShutdown(String threadName, Runnable close) {
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      close.run();
+      stop.countDown();
+    }, threadName));
+    return stop;
+  }
+
+  /** The ledgers under {@code cfg}'s CP_HOME, with its ledger settings. */
+  static Ledgers openLedgers(PlaneConfig cfg) {
+    return new Ledgers(new PlaneLayout(cfg.home()), cfg.ledgers());
   }
 }

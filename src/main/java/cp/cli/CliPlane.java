@@ -13,31 +13,27 @@ import cp.worker.TemporalConnection;
  * client of the service named there.
  */
 final class CliPlane implements AutoCloseable {
-  final PlaneConfig config;
   final TemporalConnection connection;
-  final Catalog catalog;
   final PlaneRuntime runtime;
   final PlaneWorker worker;
   final ControlPlaneClient client;
 
   private CliPlane(PlaneConfig config, TemporalConnection connection, Catalog catalog, PlaneRuntime runtime,
       PlaneWorker worker) {
-    this.config = config;
     this.connection = connection;
-    this.catalog = catalog;
     this.runtime = runtime;
     this.worker = worker;
     this.client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(), catalog.agentClasses(),
         config.worker().continueAsNewAfterTurns(), config.worker().serviceLostAfter());
   }
 
-  /** Connects; with the embedded service, also starts the runtime and a worker in this process. */
+  /**
+   * Connects; with the embedded service, also starts the runtime and a worker in this process.
+   * The catalog is the runtime's when there is one, else loaded here (either way before connecting).
+   */
   static CliPlane open(PlaneConfig config) {
-    Catalog catalog = config.loadCatalog();
-    PlaneRuntime runtime = null;
-    if (config.embedded()) {
-      runtime = PlaneRuntime.open(config);
-    }
+    PlaneRuntime runtime = config.embedded() ? PlaneRuntime.open(config) : null;
+    Catalog catalog = runtime != null ? runtime.catalog() : config.loadCatalog();
     TemporalConnection conn;
     try {
       conn = TemporalConnection.open(config);

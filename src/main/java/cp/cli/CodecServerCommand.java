@@ -35,9 +35,7 @@ final class CodecServerCommand extends CliCommand implements java.util.concurren
     PayloadKey key = PayloadKey.fromEnv(env()).orElseThrow(() -> new ConfigException(PayloadKey.VARIABLE,
         "codec-server needs " + PayloadKey.VARIABLE + ", the key the plane's workers encrypt payloads with"
             + " (base64 of 32 bytes); it is not set"));
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("--port " + port + " is not a TCP port (1-65535)");
-    }
+    checkPort(port);
     List<String> allowed = new ArrayList<>();
     for (String o : origins) {
       allowed.add(origin(o));
@@ -46,14 +44,9 @@ final class CodecServerCommand extends CliCommand implements java.util.concurren
     try {
       server = CodecServer.start(new InetSocketAddress(bind, port), allowed, new AesGcmPayloadCodec(key));
     } catch (Exception e) {
-      throw new IllegalArgumentException("cannot serve on " + bind + ":" + port + ": " + Cpctl.oneLine(e)
-          + " (is another server using it? pick another with --port)");
+      throw cannotServe(bind + ":" + port, Cpctl.oneLine(e));
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stop.countDown();
-    }, "codec-server-shutdown"));
+    CountDownLatch stop = closeOnShutdown("codec-server-shutdown", server::close);
     String host = bind.equals("0.0.0.0") || bind.equals("127.0.0.1") ? "localhost" : bind;
     String url = "http://" + host + ":" + server.port();
     out().println("Codec server for payload key id " + key.id() + " listening on " + bind + ":" + server.port()

@@ -2,7 +2,6 @@ package cp.cli;
 
 import cp.client.ClientException;
 import cp.contracts.CatalogException;
-import cp.ledger.LedgerException;
 import cp.worker.ConfigException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -96,9 +95,6 @@ public final class Cpctl implements Runnable {
     }
     if (ex instanceof ClientException ce) {
       return ce.kind() == ClientException.Kind.UNAVAILABLE ? FAILED : BAD_INPUT;
-    }
-    if (ex instanceof LedgerException) {
-      return FAILED;
     }
     return FAILED;
   }

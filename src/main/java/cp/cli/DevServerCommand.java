@@ -17,23 +17,16 @@ final class DevServerCommand extends CliCommand implements java.util.concurrent.
 
   @Override
   public Integer call() throws Exception {
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("--port " + port + " is not a TCP port (1-65535)");
-    }
+    checkPort(port);
     EmbeddedTemporal server;
     try {
       server = EmbeddedTemporal.onPort(port);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot serve on port " + port + ": " + Cpctl.innermostMessage(e)
-          + " (is another server using it? pick another with --port)");
+      throw cannotServe("port " + port, Cpctl.innermostMessage(e));
     }
     String namespace = env().getOrDefault("TEMPORAL_NAMESPACE", PlaneConfig.DEFAULT_NAMESPACE);
     SearchAttributeRegistrar.ensure(server.operator(), namespace);
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stop.countDown();
-    }, "dev-server-shutdown"));
+    CountDownLatch stop = closeOnShutdown("dev-server-shutdown", server::close);
     out().println("Temporal dev server (embedded, in memory) listening on 0.0.0.0:" + port + ", namespace "
         + namespace + ". Use TEMPORAL_ADDRESS=localhost:" + port + ". Ctrl-C stops it.");
     out().flush();

@@ -1,10 +1,6 @@
 package cp.cli;
 
-import cp.contracts.Catalog;
-import cp.contracts.ResourceSource;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
-import cp.ledger.PlaneLayout;
 import cp.tools.CatalogStatus;
 import cp.tools.GateResult;
 import cp.tools.IntegrityGates;
@@ -22,14 +18,8 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
   @Override
   public Integer call() {
     var cfg = config();
-    ResourceSource source = cfg.catalogSource();
-    CatalogStatus status;
-    try {
-      status = CatalogStatus.loaded(Catalog.load(source), source);
-    } catch (RuntimeException e) {
-      status = CatalogStatus.failed(source, e);
-    }
-    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+    CatalogStatus status = CatalogStatus.load(cfg.catalogSource());
+    try (Ledgers ledgers = openLedgers(cfg)) {
       IntegrityGates gates = new IntegrityGates(status, ledgers);
       List<GateResult> results;
       if (gate == null) {

@@ -3,12 +3,13 @@ package cp.cli;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
 import cp.ledger.Tier;
 import cp.ledger.VerifyResult;
 import cp.model.Json;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -24,18 +25,9 @@ final class LedgerCommand extends CliCommand implements Runnable {
     spec.commandLine().usage(out());
   }
 
-  static Ledgers open(CliCommand c) {
-    var cfg = c.config();
-    return new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(c.env()));
-  }
-
-  static Tier tier(String value) {
-    return Tier.parse(value);
-  }
-
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<Ledger> named(Ledgers ledgers, String tier, String agentClass) {
-    Tier t = tier(tier);
+    Tier t = Tier.parse(tier);
     String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
         : agentClass.toUpperCase(Locale.ROOT)) : null;
     return ledgers.existing(t, cls);
@@ -69,7 +61,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (limit < 0) {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         Optional<Ledger> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {
@@ -77,14 +69,15 @@ final class LedgerCommand extends CliCommand implements Runnable {
           }
           return Cpctl.OK;
         }
-        List<LedgerEntry> entries = l.get().query(new LedgerQuery(event, session, null, 0));
-        if (agentClass != null && tier(tier) != Tier.HO2) {
-          String cls = agentClass.toUpperCase(Locale.ROOT);
-          entries = entries.stream().filter(e -> cls.equals(e.metaText("agent_class"))).toList();
-        }
-        if (limit > 0 && entries.size() > limit) {
-          entries = entries.subList(entries.size() - limit, entries.size());
-        }
+        String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
+        List<LedgerEntry> entries = new ArrayList<>();
+        l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
+          if (cls == null || cls.equals(e.metaText("agent_class"))) {
+            entries.add(e);
+          }
+          return limit == 0 || entries.size() < limit;
+        });
+        Collections.reverse(entries);
         for (LedgerEntry e : entries) {
           if (json) {
             out().println(Json.write(e.toJson(true)));
@@ -106,7 +99,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       int failures = 0;
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         var all = ledgers.all();
         if (all.isEmpty()) {
           out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
@@ -138,7 +131,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
 
     @Override
     public Integer call() {
-      try (Ledgers ledgers = open(this)) {
+      try (Ledgers ledgers = openLedgers(config())) {
         Ledger l = named(ledgers, tier, agentClass).orElseThrow(() -> new IllegalArgumentException(
             "there is no " + tier + " ledger under " + ledgers.layout().root()));
         var q = l.repair();

@@ -1,9 +1,7 @@
 package cp.cli;
 
 import cp.client.SessionHistory;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
-import cp.ledger.PlaneLayout;
 import cp.worker.TemporalConnection;
 import cp.workflows.CpSearchAttributes;
 import io.temporal.client.WorkflowExecutionMetadata;
@@ -42,7 +40,7 @@ final class SessionsCommand extends CliCommand implements java.util.concurrent.C
         }
       }
     }
-    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+    try (Ledgers ledgers = openLedgers(cfg)) {
       List<SessionHistory.Listing> list = SessionHistory.list(ledgers);
       if (list.isEmpty()) {
         out().println("no sessions recorded under " + cfg.home());

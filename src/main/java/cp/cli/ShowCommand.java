@@ -1,9 +1,7 @@
 package cp.cli;
 
 import cp.client.SessionHistory;
-import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
-import cp.ledger.PlaneLayout;
 import cp.model.Json;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -26,7 +24,7 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
   @Override
   public Integer call() {
     var cfg = config();
-    try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), LedgerSettings.fromEnv(env()))) {
+    try (Ledgers ledgers = openLedgers(cfg)) {
       var view = SessionHistory.load(ledgers, sessionId).orElseThrow(() -> new IllegalArgumentException(
           "session " + sessionId + " is not in the ledgers under " + cfg.home() + " (see 'cpctl sessions')"));
       if (json) {

@@ -28,14 +28,12 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     conn.ensureSearchAttributes();
     PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    CountDownLatch stop = closeOnShutdown("worker-shutdown", () -> {
       watch.close();
       worker.close();
       conn.close();
       runtime.close();
-      stop.countDown();
-    }, "worker-shutdown"));
+    });
     out().println("worker polling task queue '" + cfg.worker().taskQueue() + "' at " + conn.target() + " (namespace "
         + conn.namespace() + ", provider " + runtime.provider().id() + ", sticky "
         + (conn.isTestServer() ? "off: embedded test server" : "on") + ", payload encryption "

@@ -33,12 +33,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Predicate;
 
 /**
  * The small facade a program uses: start a session, send turns, read its state, end it.
@@ -66,7 +64,6 @@ public final class ControlPlaneClient {
 
   private final WorkflowClient client;
   private final String taskQueue;
-  private final Predicate<String> knownAgent;
   private final List<String> agentClasses;
   private final int continueAsNewAfterTurns;
   private final Duration serviceLostAfter;
@@ -83,7 +80,6 @@ public final class ControlPlaneClient {
     this.client = client;
     this.taskQueue = taskQueue;
     this.agentClasses = List.copyOf(agentClasses);
-    this.knownAgent = a -> this.agentClasses.contains(a);
     this.continueAsNewAfterTurns = continueAsNewAfterTurns;
     this.serviceLostAfter = serviceLostAfter;
   }
@@ -91,13 +87,11 @@ public final class ControlPlaneClient {
   /** Starts a session for an agent class and returns its id ({@code SES-} + 8 hex). */
   public String startSession(String agentClass) {
     String cls = agentClass == null ? "" : agentClass.trim().toUpperCase(Locale.ROOT);
-    if (!knownAgent.test(cls)) {
+    if (!agentClasses.contains(cls)) {
       throw new ClientException(ClientException.Kind.REFUSED, "unknown agent class '" + agentClass + "' (known: "
           + String.join(", ", agentClasses) + ")");
     }
-    byte[] b = new byte[4];
-    random.nextBytes(b);
-    String sessionId = "SES-" + HexFormat.of().formatHex(b);
+    String sessionId = SessionIds.mint(random);
     SessionWorkflow stub = client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
         .setWorkflowId(sessionId)
         .setTaskQueue(taskQueue)

@@ -58,10 +58,6 @@ public record AgentConfig(
     return tools.stream().map(ToolSpec::toolId).toList();
   }
 
-  public boolean hasTool(String toolId) {
-    return tool(toolId).isPresent();
-  }
-
   public Optional<ToolSpec> tool(String toolId) {
     return tools.stream().filter(t -> t.toolId().equals(toolId)).findFirst();
   }

@@ -5,20 +5,14 @@ import java.util.List;
 /** A lookup named an id the catalog does not hold; the message lists the ids it does hold. */
 public class CatalogEntryNotFoundException extends RuntimeException {
   private final String id;
-  private final List<String> known;
 
   public CatalogEntryNotFoundException(ArtifactKind kind, String id, List<String> known) {
     super(kind.label() + " " + id + " not found in " + kind.directory() + "/ (known: "
         + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
     this.id = id;
-    this.known = List.copyOf(known);
   }
 
   public String id() {
     return id;
-  }
-
-  public List<String> known() {
-    return known;
   }
 }

@@ -15,12 +15,8 @@ public final class ContractLoader {
   private final SchemaValidator validator;
 
   public ContractLoader(Catalog catalog) {
-    this(catalog, catalog.schemaValidator());
-  }
-
-  public ContractLoader(Catalog catalog, SchemaValidator validator) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.validator = Objects.requireNonNull(validator, "validator");
+    this.validator = catalog.schemaValidator();
   }
 
   /**
@@ -32,13 +28,16 @@ public final class ContractLoader {
     return catalog.contract(contractId);
   }
 
-  /** Every violation of the contract's input schema by {@code inputContext}; empty when valid. */
+  /**
+   * Every violation of the contract's input schema by {@code inputContext}; empty when valid.
+   * The schema is passed uncopied: the validator only reads it and copies it before compiling.
+   */
   public List<String> validateInput(PromptContract contract, JsonNode inputContext) {
-    return validator.validate(contract.inputSchema(), inputContext);
+    return validator.validate(contract.inputSchemaTree(), inputContext);
   }
 
-  /** Every violation of the contract's output schema by {@code output}; empty when valid. */
+  /** Every violation of the contract's output schema by {@code output}; empty when valid (schema uncopied). */
   public List<String> validateOutput(PromptContract contract, JsonNode output) {
-    return validator.validate(contract.outputSchema(), output);
+    return validator.validate(contract.outputSchemaTree(), output);
   }
 }

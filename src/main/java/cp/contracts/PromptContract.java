@@ -48,6 +48,16 @@ public record PromptContract(
     return outputSchema.deepCopy();
   }
 
+  /** The stored input schema itself, not a copy: for readers in this package that never change it. */
+  JsonNode inputSchemaTree() {
+    return inputSchema;
+  }
+
+  /** The stored output schema itself, not a copy: for readers in this package that never change it. */
+  JsonNode outputSchemaTree() {
+    return outputSchema;
+  }
+
   /** True when the model must answer with JSON (see {@link ContractBoundary#structuredOutput()}). */
   public boolean structuredOutput() {
     return boundary.structuredOutput();

@@ -33,7 +33,6 @@ public record StageConfig(
 
   public static final String RECENCY_SESSION = "session";
   public static final String RECENCY_ALL = "all";
-  public static final String STRATEGY_CHRONOLOGICAL = "chronological";
 
   public StageConfig {
     tiers = tiers == null ? null : List.copyOf(tiers);

@@ -41,10 +41,6 @@ public record WoConstraints(
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
   }
 
-  public WoConstraints withTokenBudget(long budget) {
-    return new WoConstraints(promptContractId, budget, turnLimit, timeoutSeconds, allowedTools, maxTokens, temperature);
-  }
-
   public WoConstraints withOverrides(Integer newMaxTokens, Double newTemperature) {
     return new WoConstraints(promptContractId, tokenBudget, turnLimit, timeoutSeconds, allowedTools, newMaxTokens, newTemperature);
   }

@@ -5,7 +5,6 @@ import cp.contracts.Catalog;
 import cp.contracts.InstalledArtifact;
 import cp.contracts.ResourceFile;
 import cp.contracts.ResourceSource;
-import cp.model.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +35,7 @@ final class ArtifactHashCheck {
       }
       if (now.isEmpty()) {
         problems.add(a.file() + " is missing");
-      } else if (!Json.sha256(now.get().bytes()).equals(a.sha256())) {
+      } else if (!now.get().sha256().equals(a.sha256())) {
         problems.add(a.file() + " changed since load (recorded sha256 " + shortHash(a.sha256()) + "..., now "
             + shortHash(now.get().sha256()) + "...)");
       }

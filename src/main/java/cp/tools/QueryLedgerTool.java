@@ -33,11 +33,6 @@ public final class QueryLedgerTool implements Tool {
   public static final int MAX_ENTRIES = 100;
   /** Output stops before this many characters (HO1 cuts tool results at 32,000). */
   public static final int MAX_OUTPUT_CHARS = 24_000;
-  /**
-   * When filtering by agent class after reading, each pass reads this many times more entries
-   * than the last, so a sparse class does not force reading the whole ledger at once.
-   */
-  static final int FILTER_WINDOW_GROWTH = 4;
 
   private final Catalog catalog;
 
@@ -88,18 +83,16 @@ public final class QueryLedgerTool implements Tool {
     return ToolResult.ok(render(newestFirst));
   }
 
-  /** Reads ever larger windows of the newest entries until {@code max} pass the filter or the ledger ends. */
+  /** The newest {@code max} entries that pass the filter, newest first; reads back from the end and stops there. */
   private static List<LedgerEntry> filtered(Ledger ledger, LedgerQuery q, Predicate<LedgerEntry> keep, int max) {
-    long window = (long) max * FILTER_WINDOW_GROWTH;
-    while (true) {
-      int limit = (int) Math.min(window, Integer.MAX_VALUE);
-      List<LedgerEntry> batch = ledger.query(q.withLimit(limit));
-      List<LedgerEntry> kept = batch.stream().filter(keep).toList();
-      if (kept.size() >= max || batch.size() < limit) {
-        return newestFirst(kept, max);
+    List<LedgerEntry> kept = new ArrayList<>();
+    ledger.visitNewestFirst(q, e -> {
+      if (keep.test(e)) {
+        kept.add(e);
       }
-      window *= FILTER_WINDOW_GROWTH;
-    }
+      return kept.size() < max;
+    });
+    return kept;
   }
 
   private Predicate<LedgerEntry> ofClass(String agentClass) {

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,11 +60,6 @@ public final class ToolDispatcher implements ToolExecutor {
   /** A dispatcher with every built-in tool ({@link BuiltinTools}). */
   public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates) {
     return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates));
-  }
-
-  /** The ids of the tools this dispatcher implements. */
-  public Set<String> implementedToolIds() {
-    return tools.keySet();
   }
 
   @Override

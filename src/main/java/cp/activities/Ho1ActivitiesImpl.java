@@ -118,12 +118,11 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
     PromptContract contract = contracts.load(r.contractId());
     AgentConfig agent = catalog.agent(r.agentClass());
-    List<Message> messages = rendered != null ? Transcript.messages(ledgers, Message.user(rendered.user()), r.transcript())
-        : Transcript.messages(ledgers, promptRef, r.transcript());
-    String system = rendered != null ? rendered.system() : Transcript.system(ledgers.ho1(), promptRef);
+    RenderedPrompt prompt = rendered != null ? rendered : Transcript.prompt(ledgers.ho1(), promptRef);
+    List<Message> messages = Transcript.messages(ledgers, Message.user(prompt.user()), r.transcript());
     List<ToolDefinition> toolDefs = agent.toolDefinitions().stream()
         .filter(t -> r.allowedTools().contains(t.name())).toList();
-    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), system, messages, toolDefs,
+    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {

@@ -7,6 +7,7 @@ import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
+import cp.contracts.ToolSpec;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
@@ -120,8 +121,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     AgentConfig agent = catalog.agent(r.agentClass());
     RenderedPrompt prompt = rendered != null ? rendered : Transcript.prompt(ledgers.ho1(), promptRef);
     List<Message> messages = Transcript.messages(ledgers, Message.user(prompt.user()), r.transcript());
-    List<ToolDefinition> toolDefs = agent.toolDefinitions().stream()
-        .filter(t -> r.allowedTools().contains(t.name())).toList();
+    List<ToolDefinition> toolDefs = agent.tools().stream().filter(t -> r.allowedTools().contains(t.toolId()))
+        .map(ToolSpec::toDefinition).toList();
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);

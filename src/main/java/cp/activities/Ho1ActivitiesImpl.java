@@ -56,9 +56,6 @@ import java.util.Optional;
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
   public static final int MAX_TOOL_RESULT_CHARS = 32_000;
-  /** CP_RETRY_INITIAL_MS and CP_RETRY_MAX_MS at their defaults. */
-  static final RetryBackoff DEFAULT_PROVIDER_BACKOFF = new RetryBackoff(java.time.Duration.ofSeconds(1),
-      java.time.Duration.ofSeconds(30));
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
@@ -73,11 +70,6 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
-
-  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
-      Clock clock) {
-    this(catalog, gateway, ledgers, tools, defaultModel, clock, DEFAULT_PROVIDER_BACKOFF);
-  }
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,

@@ -115,12 +115,6 @@ public record WorkerSettings(
         continueAsNewAfterTurns, serviceLostAfter, crashRetryInterval);
   }
 
-  public WorkerSettings withContinueAsNewAfterTurns(int turns) {
-    return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
-        retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        turns, serviceLostAfter, crashRetryInterval);
-  }
-
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {
     String v = env.get(var);
     if (v == null || v.isBlank()) {

@@ -123,9 +123,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
       if (!r.lean()) {
         return refused;
       }
-      String code = Gateway.BUDGET_EXHAUSTED.equals(refused.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED
-          : WoErrorCode.GATEWAY_ERROR;
-      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null, code, refused.rejectedMessage()));
+      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null,
+          WoErrorCode.ofRejection(refused.rejectedCode()), refused.rejectedMessage()));
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
         .put("contract_id", r.contractId())

@@ -123,8 +123,7 @@ public final class WorkOrderRunner {
         return new Outcome(r.finished().applyTo(wo), answered ? r.text() : null, exchangeIds, toolCalls);
       }
       if (r.rejected()) {
-        String code = "budget_exhausted".equals(r.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED : WoErrorCode.GATEWAY_ERROR;
-        return finish(wo, null, code, r.rejectedMessage(), exchangeIds, toolCalls);
+        return finish(wo, null, WoErrorCode.ofRejection(r.rejectedCode()), r.rejectedMessage(), exchangeIds, toolCalls);
       }
       wo = wo.withCost(wo.cost().plus(WoCost.llmCall(r.inputTokens(), r.outputTokens(), r.cost())));
       exchangeIds.add(r.exchangeEntryId());

@@ -101,14 +101,12 @@ public final class WorkOrderRunner {
       LlmRoundResult r;
       onStep.accept(wo.woType().wireName() + (round == 1 ? "" : " round " + round));
       try {
-        r = remote.llmRound(leanRounds
-            ? new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
-                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
-                wo.constraints().maxTokens(), wo.constraints().temperature(), round == 1 ? dispatched : null,
-                wo.cost(), wo.woType())
-            : new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
-                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
-                wo.constraints().maxTokens(), wo.constraints().temperature()));
+        // A classic round leaves the lean fields null (left out of the payload).
+        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
+            wo.constraints().promptContractId(), promptRef, transcript, wo.constraints().allowedTools(), round,
+            remaining, wo.constraints().maxTokens(), wo.constraints().temperature(),
+            leanRounds && round == 1 ? dispatched : null, leanRounds ? wo.cost() : null,
+            leanRounds ? wo.woType() : null));
       } catch (ActivityFailure f) {
         return finish(wo, null, WoErrorCode.GATEWAY_ERROR, rootMessage(f), exchangeIds, toolCalls);
       }

@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.workflows.SessionWorkflowImpl;
 import java.time.Duration;
 import java.util.Map;
 
@@ -45,7 +46,7 @@ public record WorkerSettings(
   public static final int DEFAULT_LOCAL_MAX_ATTEMPTS = 5;
   /** The degraded call is the last resort while the user waits: fail fast. */
   public static final int DEFAULT_DEGRADED_MAX_ATTEMPTS = 2;
-  public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
+  public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = SessionWorkflowImpl.DEFAULT_CONTINUE_AS_NEW_TURNS;
   /**
    * A client waiting for a turn gives up after the service has been unreachable this long (the
    * turn may still finish on the service; the ledgers will show it). Long enough to ride out a

@@ -75,6 +75,7 @@ public record WorkerSettings(
     return fromEnv(Map.of());
   }
 
+  /** Reads its CP_* variables; a value that is not a positive number is a ConfigException naming it. */
   public static WorkerSettings fromEnv(Map<String, String> env) {
     return new WorkerSettings(
         env.getOrDefault("CP_TASK_QUEUE", DEFAULT_TASK_QUEUE),
@@ -118,33 +119,13 @@ public record WorkerSettings(
 
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {
     String v = env.get(var);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      long ms = Long.parseLong(v.trim());
-      if (ms <= 0) {
-        throw new NumberFormatException();
-      }
-      return Duration.ofMillis(ms);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(var + "='" + v + "' is not a positive number of milliseconds");
-    }
+    return v == null || v.isBlank() ? fallback
+        : Duration.ofMillis(EnvNumbers.positive(var, v, Long.MAX_VALUE, "a positive number of milliseconds"));
   }
 
   private static int count(Map<String, String> env, String var, int fallback) {
     String v = env.get(var);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n <= 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(var + "='" + v + "' is not a positive whole number");
-    }
+    return v == null || v.isBlank() ? fallback
+        : (int) EnvNumbers.positive(var, v, Integer.MAX_VALUE, "a positive whole number");
   }
 }

@@ -110,8 +110,8 @@ public final class AttentionAssembler {
         }
         if (tier.get() == Tier.HOT && "EXCHANGE".equals(c.eventType())) {
           List<Fragment> conv = conversation(ledger.get(), req, stage.stage(), limit(c));
-          priorTurns = (int) conv.stream().filter(f -> f.text().startsWith("[turn")).map(f -> f.timestamp()).distinct()
-              .count();
+          // A turn's fragments share its timestamp (see conversation).
+          priorTurns = (int) conv.stream().map(Fragment::timestamp).distinct().count();
           fragments.addAll(conv);
         } else {
           String session = c.sessionOnly() ? req.sessionId() : null;
@@ -258,24 +258,39 @@ public final class AttentionAssembler {
     if (maxTokens <= 0) {
       return false;
     }
+    // The length of render(fragments), kept up to date as fragments go instead of rendering again.
+    Map<String, Integer> perSection = new LinkedHashMap<>();
+    long chars = 0;
+    for (Fragment f : fragments) {
+      if (perSection.merge(f.section(), 1, Integer::sum) == 1) {
+        chars += headingLength(f.section());
+      }
+      chars += f.text().length() + 1;
+    }
     boolean trimmed = false;
-    while (total(fragments) > maxTokens && !fragments.isEmpty()) {
+    while (TokenEstimate.ofChars(chars) > maxTokens && !fragments.isEmpty()) {
       Fragment victim = fragments.stream().filter(f -> !f.conversation())
           .min(Comparator.comparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
           .orElse(fragments.get(0));
-      if (victim.conversation()) {
-        fragments.removeIf(f -> f.conversation() && f.section().equals(victim.section())
-            && Objects.equals(f.timestamp(), victim.timestamp()));
-      } else {
-        fragments.remove(victim);
+      List<Fragment> dropped = victim.conversation()
+          ? fragments.stream().filter(f -> f.conversation() && f.section().equals(victim.section())
+              && Objects.equals(f.timestamp(), victim.timestamp())).toList()
+          : List.of(victim);
+      for (Fragment f : dropped) {
+        fragments.remove(f);
+        chars -= f.text().length() + 1;
+        if (perSection.merge(f.section(), -1, Integer::sum) == 0) {
+          chars -= headingLength(f.section());
+        }
       }
       trimmed = true;
     }
     return trimmed;
   }
 
-  private static long total(List<Fragment> fragments) {
-    return TokenEstimate.ofChars(render(fragments).length());
+  /** The length of a section's heading in {@link #render}. */
+  private static int headingLength(String section) {
+    return "## ".length() + section.length() + 1;
   }
 
   /** Sections in pipeline order; within a section, chronological. */

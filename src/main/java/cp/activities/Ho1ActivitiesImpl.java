@@ -7,6 +7,7 @@ import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
+import cp.contracts.ToolSpec;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
@@ -55,9 +56,6 @@ import java.util.Optional;
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
   public static final int MAX_TOOL_RESULT_CHARS = 32_000;
-  /** CP_RETRY_INITIAL_MS and CP_RETRY_MAX_MS at their defaults. */
-  static final RetryBackoff DEFAULT_PROVIDER_BACKOFF = new RetryBackoff(java.time.Duration.ofSeconds(1),
-      java.time.Duration.ofSeconds(30));
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
@@ -72,11 +70,6 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
-
-  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
-      Clock clock) {
-    this(catalog, gateway, ledgers, tools, defaultModel, clock, DEFAULT_PROVIDER_BACKOFF);
-  }
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
@@ -118,12 +111,11 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
     PromptContract contract = contracts.load(r.contractId());
     AgentConfig agent = catalog.agent(r.agentClass());
-    List<Message> messages = rendered != null ? Transcript.messages(ledgers, Message.user(rendered.user()), r.transcript())
-        : Transcript.messages(ledgers, promptRef, r.transcript());
-    String system = rendered != null ? rendered.system() : Transcript.system(ledgers.ho1(), promptRef);
-    List<ToolDefinition> toolDefs = agent.toolDefinitions().stream()
-        .filter(t -> r.allowedTools().contains(t.name())).toList();
-    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), system, messages, toolDefs,
+    RenderedPrompt prompt = rendered != null ? rendered : Transcript.prompt(ledgers.ho1(), promptRef);
+    List<Message> messages = Transcript.messages(ledgers, Message.user(prompt.user()), r.transcript());
+    List<ToolDefinition> toolDefs = agent.tools().stream().filter(t -> r.allowedTools().contains(t.toolId()))
+        .map(ToolSpec::toDefinition).toList();
+    PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
@@ -131,9 +123,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
       if (!r.lean()) {
         return refused;
       }
-      String code = Gateway.BUDGET_EXHAUSTED.equals(refused.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED
-          : WoErrorCode.GATEWAY_ERROR;
-      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null, code, refused.rejectedMessage()));
+      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null,
+          WoErrorCode.ofRejection(refused.rejectedCode()), refused.rejectedMessage()));
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
         .put("contract_id", r.contractId())

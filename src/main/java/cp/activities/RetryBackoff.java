@@ -10,8 +10,8 @@ import java.util.Objects;
  * timeout fires) comes back after the retry policy's much shorter first interval.
  */
 public record RetryBackoff(Duration initial, Duration max) {
-  /** The doubling factor of Temporal's default retry policy. */
-  static final double COEFFICIENT = 2.0;
+  /** The doubling factor: Temporal's default, and the coefficient of every retry policy TemporalOptions builds. */
+  public static final double COEFFICIENT = 2.0;
 
   public RetryBackoff {
     Objects.requireNonNull(initial, "initial");

@@ -1,6 +1,7 @@
 package cp.activities;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import cp.contracts.RenderedPrompt;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
@@ -20,21 +21,14 @@ import java.util.List;
 final class Transcript {
   private Transcript() {}
 
-  static Message firstUserMessage(Ledger ho1, String promptRef) {
+  /** The rendered prompt its WO_EXECUTING entry {@code promptRef} recorded (a missing part reads as ""). */
+  static RenderedPrompt prompt(Ledger ho1, String promptRef) {
     LedgerEntry executing = ho1.byId(promptRef)
         .orElseThrow(() -> new IllegalStateException("prompt entry " + promptRef + " is not in " + ho1.path()));
-    return Message.user(executing.meta("prompt").path("user").asText());
+    return new RenderedPrompt(executing.metaTextAt("/prompt/system"), executing.metaTextAt("/prompt/user"));
   }
 
-  static String system(Ledger ho1, String promptRef) {
-    return ho1.byId(promptRef).map(e -> e.meta("prompt").path("system").asText("")).orElse("");
-  }
-
-  static List<Message> messages(Ledgers ledgers, String promptRef, List<EntryRef> refs) {
-    return messages(ledgers, firstUserMessage(ledgers.ho1(), promptRef), refs);
-  }
-
-  /** As above, when the caller holds the rendered first message (the round that just prepared it). */
+  /** The conversation: the prompt's first user message, then each round's answer and tool results. */
   static List<Message> messages(Ledgers ledgers, Message first, List<EntryRef> refs) {
     List<Message> out = new ArrayList<>();
     out.add(first);

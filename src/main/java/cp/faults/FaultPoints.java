@@ -101,12 +101,7 @@ public final class FaultPoints {
 
   /** Passes a point: traces it, and pauses for good if it is the first arrival at a configured point. */
   public static void at(String point) {
-    Config c = config;
-    if (c == null) {
-      return;
-    }
-    trace(c, "at " + point);
-    if (claim(c, point)) {
+    if (armed(point)) {
       pause(point);
     }
   }

@@ -12,4 +12,12 @@ public final class WoErrorCode {
   public static final String TIMEOUT = "timeout";
 
   private WoErrorCode() {}
+
+  /**
+   * The code a work order fails with when the gateway refused its round: the gateway's
+   * {@code budget_exhausted} stays that, any other refusal is a {@link #GATEWAY_ERROR}.
+   */
+  public static String ofRejection(String gatewayCode) {
+    return BUDGET_EXHAUSTED.equals(gatewayCode) ? BUDGET_EXHAUSTED : GATEWAY_ERROR;
+  }
 }

@@ -104,13 +104,13 @@ public record PlaneConfig(
       throw new ConfigException(e.variable(), e.getMessage(), e);
     }
     LedgerSettings ledgers;
-    WorkerSettings worker;
     try {
       ledgers = LedgerSettings.fromEnv(env);
-      worker = WorkerSettings.fromEnv(env);
     } catch (IllegalArgumentException e) {
+      // LedgerSettings names the variable at the start of its message.
       throw new ConfigException(e.getMessage().split("[=:]", 2)[0], e.getMessage(), e);
     }
+    WorkerSettings worker = WorkerSettings.fromEnv(env);
     CircuitBreakerConfig breaker = new CircuitBreakerConfig(
         (int) number(env, "CP_BREAKER_FAILURES", CircuitBreakerConfig.DEFAULT_FAILURE_THRESHOLD),
         Duration.ofMillis(number(env, "CP_BREAKER_COOLDOWN_MS", CircuitBreakerConfig.DEFAULT_COOLDOWN.toMillis())));
@@ -239,18 +239,7 @@ public record PlaneConfig(
 
   private static long number(Map<String, String> env, String var, long fallback) {
     String v = blankToNull(env.get(var));
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      long n = Long.parseLong(v.trim());
-      if (n <= 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new ConfigException(var, var + "='" + v + "' is not a positive whole number");
-    }
+    return v == null ? fallback : EnvNumbers.positive(var, v, Long.MAX_VALUE, "a positive whole number");
   }
 
   private static double decimal(Map<String, String> env, String var, double fallback) {

@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.activities.RetryBackoff;
 import cp.model.Json;
 import cp.worker.codec.AesGcmPayloadCodec;
 import cp.worker.codec.EncryptedPayloadGuard;
@@ -80,7 +81,7 @@ public final class TemporalOptions {
   private static RetryOptions retry(WorkerSettings s, Duration initial, int attempts) {
     return RetryOptions.newBuilder()
         .setInitialInterval(initial)
-        .setBackoffCoefficient(2.0)
+        .setBackoffCoefficient(RetryBackoff.COEFFICIENT)
         .setMaximumInterval(s.retryMaxInterval())
         .setMaximumAttempts(attempts)
         .setDoNotRetry(NON_RETRYABLE_TYPES.toArray(String[]::new))

@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.workflows.SessionWorkflowImpl;
 import java.time.Duration;
 import java.util.Map;
 
@@ -45,7 +46,7 @@ public record WorkerSettings(
   public static final int DEFAULT_LOCAL_MAX_ATTEMPTS = 5;
   /** The degraded call is the last resort while the user waits: fail fast. */
   public static final int DEFAULT_DEGRADED_MAX_ATTEMPTS = 2;
-  public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
+  public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = SessionWorkflowImpl.DEFAULT_CONTINUE_AS_NEW_TURNS;
   /**
    * A client waiting for a turn gives up after the service has been unreachable this long (the
    * turn may still finish on the service; the ledgers will show it). Long enough to ride out a
@@ -74,6 +75,7 @@ public record WorkerSettings(
     return fromEnv(Map.of());
   }
 
+  /** Reads its CP_* variables; a value that is not a positive number is a ConfigException naming it. */
   public static WorkerSettings fromEnv(Map<String, String> env) {
     return new WorkerSettings(
         env.getOrDefault("CP_TASK_QUEUE", DEFAULT_TASK_QUEUE),
@@ -115,41 +117,15 @@ public record WorkerSettings(
         continueAsNewAfterTurns, serviceLostAfter, crashRetryInterval);
   }
 
-  public WorkerSettings withContinueAsNewAfterTurns(int turns) {
-    return new WorkerSettings(taskQueue, llmStartToClose, heartbeatTimeout, llmMaxAttempts, retryInitialInterval,
-        retryMaxInterval, toolStartToClose, toolMaxAttempts, localStartToClose, localMaxAttempts, degradedMaxAttempts,
-        turns, serviceLostAfter, crashRetryInterval);
-  }
-
   private static Duration millis(Map<String, String> env, String var, Duration fallback) {
     String v = env.get(var);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      long ms = Long.parseLong(v.trim());
-      if (ms <= 0) {
-        throw new NumberFormatException();
-      }
-      return Duration.ofMillis(ms);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(var + "='" + v + "' is not a positive number of milliseconds");
-    }
+    return v == null || v.isBlank() ? fallback
+        : Duration.ofMillis(EnvNumbers.positive(var, v, Long.MAX_VALUE, "a positive number of milliseconds"));
   }
 
   private static int count(Map<String, String> env, String var, int fallback) {
     String v = env.get(var);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n <= 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(var + "='" + v + "' is not a positive whole number");
-    }
+    return v == null || v.isBlank() ? fallback
+        : (int) EnvNumbers.positive(var, v, Integer.MAX_VALUE, "a positive whole number");
   }
 }

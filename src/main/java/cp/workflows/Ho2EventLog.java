@@ -29,10 +29,6 @@ public final class Ho2EventLog {
     this.turn = turn;
   }
 
-  public List<String> chainWoIds() {
-    return List.copyOf(chainWoIds);
-  }
-
   /** WO_PLANNED and WO_DISPATCHED for a work order about to run. */
   public void plannedAndDispatched(WorkOrder planned) {
     chainWoIds.add(planned.woId());

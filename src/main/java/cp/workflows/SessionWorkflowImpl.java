@@ -150,15 +150,24 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       wait = Math.min(wait, lastActivityAt + profile.idleTimeoutSeconds() * 1000 - now);
     }
     if (profile.timeoutSeconds() > 0) {
-      wait = Math.min(wait, startedAtMillis + profile.timeoutSeconds() * 1000 - now);
+      wait = Math.min(wait, lifetimeEndsAt() - now);
     }
     return wait;
   }
 
   private String expiryReason() {
     long now = Workflow.currentTimeMillis();
-    return profile.timeoutSeconds() > 0 && now >= startedAtMillis + profile.timeoutSeconds() * 1000
-        ? "session_timeout" : "idle_timeout";
+    return profile.timeoutSeconds() > 0 && now >= lifetimeEndsAt() ? "session_timeout" : "idle_timeout";
+  }
+
+  /** When the session's lifetime (budget.timeout_seconds, if above 0) runs out, in epoch millis. */
+  private long lifetimeEndsAt() {
+    return startedAtMillis + profile.timeoutSeconds() * 1000;
+  }
+
+  /** The session's tokens not yet used, never below 0. */
+  private long tokensLeft() {
+    return Math.max(0, profile.sessionTokenLimit() - tokensUsed);
   }
 
   // ------------------------------------------------------------------ turn
@@ -195,8 +204,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       return Optional.of("session " + sessionId + " has used its whole token budget (" + tokensUsed + " of "
           + profile.sessionTokenLimit() + "); start a new session");
     }
-    if (profile.timeoutSeconds() > 0
-        && Workflow.currentTimeMillis() >= startedAtMillis + profile.timeoutSeconds() * 1000) {
+    if (profile.timeoutSeconds() > 0 && Workflow.currentTimeMillis() >= lifetimeEndsAt()) {
       return Optional.of("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()
           + " s (budget.timeout_seconds); start a new session");
     }
@@ -226,7 +234,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         degradedTurns++;
       }
       Workflow.upsertTypedSearchAttributes(CpSearchAttributes.TURN.valueSet((long) n));
-      return r.withCost(r.costSummary().withSession(tokensUsed, Math.max(0, profile.sessionTokenLimit() - tokensUsed)));
+      return r.withCost(r.costSummary().withSession(tokensUsed, tokensLeft()));
     } finally {
       pendingTurns--;
       lastActivityAt = Workflow.currentTimeMillis();
@@ -360,10 +368,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   }
 
   private void endSession(String reason) {
-    SessionSummary s = new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost,
-        reason, degradedTurns);
-    ObjectNode meta = (ObjectNode) Json.tree(s);
-    meta.put("tokens_remaining", Math.max(0, profile.sessionTokenLimit() - tokensUsed));
+    ObjectNode meta = (ObjectNode) Json.tree(summary(reason));
+    meta.put("tokens_remaining", tokensLeft());
     meta.put("runs", runs);
     session.record(new SessionEvent("SESSION_END", "SESSION_END", sessionId, "ENDED",
         "session ended: " + reason, meta));
@@ -373,14 +379,17 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   }
 
   private SessionSummary summary() {
-    return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, endReason,
+    return summary(endReason);
+  }
+
+  private SessionSummary summary(String reason) {
+    return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, reason,
         degradedTurns);
   }
 
   private SessionState snapshot() {
-    return new SessionState(sessionId, agentClass, profile, turns, tokensUsed,
-        Math.max(0, profile.sessionTokenLimit() - tokensUsed), cost, lastOutcome, ended, endReason, startedAtMillis,
-        runs, degradedTurns);
+    return new SessionState(sessionId, agentClass, profile, turns, tokensUsed, tokensLeft(), cost, lastOutcome, ended,
+        endReason, startedAtMillis, runs, degradedTurns);
   }
 
   @Override

@@ -53,15 +53,14 @@ public final class WorkOrderRunner {
   }
 
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local) {
-    this(remote, local, step -> { });
+    this(remote, local, step -> { }, false);
   }
 
-  /** {@code onStep} hears each step ("synthesize round 2", "tool list_packages") for progress queries. */
-  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep) {
-    this(remote, local, onStep, false);
-  }
-
-  /** With {@code lean}, the round trips prepare and finish the work order (see the class comment). */
+  /**
+   * {@code onStep} hears each step ("synthesize round 2", "tool list_packages") for progress
+   * queries. With {@code lean}, the round trips prepare and finish the work order (see the class
+   * comment).
+   */
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep,
       boolean lean) {
     this.remote = remote;
@@ -102,16 +101,14 @@ public final class WorkOrderRunner {
       LlmRoundResult r;
       onStep.accept(wo.woType().wireName() + (round == 1 ? "" : " round " + round));
       try {
-        r = remote.llmRound(leanRounds
-            ? new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
-                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
-                wo.constraints().maxTokens(), wo.constraints().temperature(), round == 1 ? dispatched : null,
-                wo.cost(), wo.woType())
-            : new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass, wo.constraints().promptContractId(),
-                promptRef, transcript, wo.constraints().allowedTools(), round, remaining,
-                wo.constraints().maxTokens(), wo.constraints().temperature()));
+        // A classic round leaves the lean fields null (left out of the payload).
+        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
+            wo.constraints().promptContractId(), promptRef, transcript, wo.constraints().allowedTools(), round,
+            remaining, wo.constraints().maxTokens(), wo.constraints().temperature(),
+            leanRounds && round == 1 ? dispatched : null, leanRounds ? wo.cost() : null,
+            leanRounds ? wo.woType() : null));
       } catch (ActivityFailure f) {
-        return finish(wo, null, WoErrorCode.GATEWAY_ERROR, failureMessage(f), exchangeIds, toolCalls);
+        return finish(wo, null, WoErrorCode.GATEWAY_ERROR, rootMessage(f), exchangeIds, toolCalls);
       }
       if (r.promptRef() != null) {
         promptRef = r.promptRef();
@@ -124,8 +121,7 @@ public final class WorkOrderRunner {
         return new Outcome(r.finished().applyTo(wo), answered ? r.text() : null, exchangeIds, toolCalls);
       }
       if (r.rejected()) {
-        String code = "budget_exhausted".equals(r.rejectedCode()) ? WoErrorCode.BUDGET_EXHAUSTED : WoErrorCode.GATEWAY_ERROR;
-        return finish(wo, null, code, r.rejectedMessage(), exchangeIds, toolCalls);
+        return finish(wo, null, WoErrorCode.ofRejection(r.rejectedCode()), r.rejectedMessage(), exchangeIds, toolCalls);
       }
       wo = wo.withCost(wo.cost().plus(WoCost.llmCall(r.inputTokens(), r.outputTokens(), r.cost())));
       exchangeIds.add(r.exchangeEntryId());
@@ -145,7 +141,7 @@ public final class WorkOrderRunner {
               wo.constraints().allowedTools(), round));
         } catch (ActivityFailure f) {
           return finish(wo, null, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
-              + failureMessage(f), exchangeIds, toolCalls);
+              + rootMessage(f), exchangeIds, toolCalls);
         }
         wo = wo.withCost(wo.cost().plus(WoCost.toolCall()));
         transcript.add(EntryRef.ho1(t.entryId()));
@@ -170,7 +166,7 @@ public final class WorkOrderRunner {
       }
       return finish(costed, "ref:" + t.entryId(), null, null, exchangeIds, toolCalls);
     } catch (ActivityFailure f) {
-      return finish(wo, null, WoErrorCode.TOOL_ERROR, failureMessage(f), exchangeIds, toolCalls);
+      return finish(wo, null, WoErrorCode.TOOL_ERROR, rootMessage(f), exchangeIds, toolCalls);
     }
   }
 
@@ -178,11 +174,6 @@ public final class WorkOrderRunner {
       List<ToolCallSummary> toolCalls) {
     WorkOrder done = local.finish(new WoFinishRequest(wo, text, code, message));
     return new Outcome(done, text, exchangeIds, toolCalls);
-  }
-
-  /** The innermost application message of an activity failure (what actually went wrong). */
-  static String failureMessage(ActivityFailure f) {
-    return rootMessage(f);
   }
 
   /** The innermost ApplicationFailure's message in a failure chain, else the top message. */

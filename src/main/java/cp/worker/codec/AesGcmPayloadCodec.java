@@ -41,10 +41,6 @@ public final class AesGcmPayloadCodec implements PayloadCodec {
     this.key = Objects.requireNonNull(key, "key");
   }
 
-  public String keyId() {
-    return key.id();
-  }
-
   @Override
   public List<Payload> encode(List<Payload> payloads) {
     List<Payload> out = new ArrayList<>(payloads.size());

@@ -15,7 +15,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -132,12 +134,16 @@ final class NoFollowOpen {
       } catch (FileSystemException e) {
         throw linkOr(e, dir, name, refuse, relative);
       }
-      BasicFileAttributes after = attributes(dir, name);
-      if (after == null || (a.fileKey() != null && !a.fileKey().equals(after.fileKey()))) {
+      try {
+        BasicFileAttributes after = attributes(dir, name);
+        if (after == null || (a.fileKey() != null && !a.fileKey().equals(after.fileKey()))) {
+          throw changed(refuse, relative);
+        }
+        return new File(ch, ch.size());
+      } catch (IOException | RuntimeException e) {
         ch.close();
-        throw changed(refuse, relative);
+        throw e;
       }
-      return new File(ch, ch.size());
     } finally {
       for (DirectoryStream<Path> h : handles) {
         h.close();
@@ -145,15 +151,18 @@ final class NoFollowOpen {
     }
   }
 
+  /** The names to open one after another; the checked path never has {@code ..}, and one here is refused. */
   private static String[] components(String relative, BiFunction<PathRefusal, String, PathRefusedException> refuse) {
-    return java.util.Arrays.stream(relative.split("/"))
-        .filter(n -> !n.isEmpty() && !n.equals("."))
-        .peek(n -> {
-          if (n.equals("..")) {
-            throw refuse.apply(PathRefusal.PARENT_SEGMENT, "it has a '..' segment");
-          }
-        })
-        .toArray(String[]::new);
+    List<String> names = new ArrayList<>();
+    for (String n : relative.split("/")) {
+      if (n.equals("..")) {
+        throw refuse.apply(PathRefusal.PARENT_SEGMENT, "it has a '..' segment");
+      }
+      if (!n.isEmpty() && !n.equals(".")) {
+        names.add(n);
+      }
+    }
+    return names.toArray(String[]::new);
   }
 
   /** The entry's own attributes (a link is reported as a link), or null when there is no such entry. */

@@ -2,14 +2,18 @@ package cp.tools;
 
 import static cp.tools.TestPlane.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -109,5 +113,35 @@ class ReadFileRaceTest {
     assertTrue(swaps.get() > 100, "the race really ran: " + summary);
     assertTrue(outcomes.getOrDefault("ok", 0) > 0, "some reads saw the directory in place: " + summary);
     assertEquals(0, escapes, "reads that returned the file outside the plane root: " + summary);
+  }
+
+  /** What the race test hits by chance, made certain: the open meets a link where the check saw none. */
+  @Test
+  void linkMetByTheOpen_isRefusedAsAChange_neverFollowed() throws Exception {
+    Path outside = Files.createDirectories(tmp.resolve("outside"));
+    Files.writeString(outside.resolve("data.txt"), OUTSIDE);
+    Files.createDirectories(plane.root.resolve("HO1"));
+    Files.createSymbolicLink(plane.root.resolve("HO1/swap"), outside);
+    Files.createSymbolicLink(plane.root.resolve("HO1/file.txt"), outside.resolve("data.txt"));
+    Path realRoot = plane.root.toRealPath();
+
+    for (String checkedPath : List.of("HO1/swap/data.txt", "HO1/file.txt")) {
+      PathRefusedException e = assertThrows(PathRefusedException.class, () -> NoFollowOpen.open(realRoot,
+          checkedPath, (refusal, why) -> new PathRefusedException(refusal, why)), checkedPath);
+
+      assertEquals(PathRefusal.CHANGED, e.refusal(), e.getMessage());
+      assertTrue(e.getMessage().contains("became a symbolic link after the path was checked"), e.getMessage());
+    }
+  }
+
+  @Test
+  void openWithoutFollowingLinks_isAvailableHere_soReadsAreNotRefusedWholesale() throws Exception {
+    plane.write("HO1/notes.txt", INSIDE);
+
+    try (DirectoryStream<Path> root = Files.newDirectoryStream(plane.root)) {
+      assertTrue(root instanceof SecureDirectoryStream, "this platform has SecureDirectoryStream");
+    }
+    assertEquals(INSIDE, new ReadFileTool().run(plane.context("ADMIN"), args("{\"path\":\"HO1/notes.txt\"}"))
+        .content());
   }
 }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * then the arguments satisfy its {@code parameters} schema, every violation reported
  * ({@code invalid_arguments}). A {@link PathRefusedException} becomes a refused result with its
  * code; any other exception a {@code tool_failure} error that says what failed, never a stack
- * trace (that goes to the worker log). Built once per worker and shared by activity threads.
+ * trace (that goes to the worker log). The tool runs with a {@link ToolContext} that carries the
+ * calling session. Built once per worker and shared by activity threads.
  */
 public final class ToolDispatcher implements ToolExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ToolDispatcher.class);

@@ -160,7 +160,8 @@ class ReadFileToolTest {
     Files.createDirectories(plane.root.resolve("HO1"));
     Files.createSymbolicLink(plane.root.resolve("HO1/link.txt"), outside);
 
-    ToolResult r = plane.dispatcher().execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"HO1/link.txt\"}"),
+    ToolResult r = plane.dispatcher().execute("ADMIN", TestPlane.SESSION, "read_file",
+        args("{\"path\":\"HO1/link.txt\"}"),
         TestPlane.ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.REFUSED, r.status());
@@ -290,7 +291,8 @@ class ReadFileToolTest {
   void ledgerDirectoryItself_andLinksToLedgers_areRefused() throws IOException {
     realLedgerFiles();
     Files.createDirectories(plane.root.resolve("HO1/notes"));
-    Files.createSymbolicLink(plane.root.resolve("HO1/notes/alias.txt"), Path.of("../../HO2/ledger/ADMIN/workorder.jsonl"));
+    Files.createSymbolicLink(plane.root.resolve("HO1/notes/alias.txt"),
+        Path.of("../../HO2/ledger/ADMIN/workorder.jsonl"));
     Files.createSymbolicLink(plane.root.resolve("HO1/notes/dir"), Path.of("../../HOT/ledger"));
 
     for (String path : List.of("HOT/ledger", "HO2/ledger", "HO2/ledger/ADMIN", "HO1/notes/alias.txt",

@@ -65,7 +65,8 @@ class CrossSessionEvidenceTest {
       // RESIDENT's work orders allow 3 rounds: both probes in round 1, its own session in round 2, the answer.
       return switch (results.size()) {
         case 0 -> new ProviderReply(List.of(
-            ContentBlock.toolUse("toolu_1", "read_file", Json.object().put("path", "HO2/ledger/RESIDENT/workorder.jsonl")),
+            ContentBlock.toolUse("toolu_1", "read_file",
+                Json.object().put("path", "HO2/ledger/RESIDENT/workorder.jsonl")),
             ContentBlock.toolUse("toolu_2", "query_ledger", Json.object().put("tier", "ho2")
                 .put("session_id", victim.get()))), 10, 10, "probing-1", ProviderReply.TOOL_USE);
         case 2 -> use("toolu_3", "query_ledger", Json.object().put("tier", "ho2").put("max_entries", 20));

@@ -237,7 +237,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     try {
       result = Heartbeats.during(() -> {
         FaultPoints.at(FaultPoints.TOOL_CALL);
-        return tools.execute(r.agentClass(), use.name(), use.input(), r.allowedTools());
+        return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
       });
     } catch (Exception e) {
       result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()

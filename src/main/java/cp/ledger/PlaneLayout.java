@@ -36,12 +36,22 @@ public final class PlaneLayout {
 
   /** The ledger file of a tier; {@code agentClass} is required for HO2 and ignored otherwise. */
   public Path ledgerPath(Tier tier, String agentClass) {
+    Path dir = ledgerDirectory(tier);
     return switch (tier) {
-      case HOT -> root.resolve("HOT/ledger/governance.jsonl");
-      case HO3 -> root.resolve("HO3/ledger/anchors.jsonl");
-      case HO1 -> root.resolve("HO1/ledger/worker.jsonl");
-      case HO2 -> root.resolve("HO2/ledger").resolve(checkAgentClass(agentClass)).resolve("workorder.jsonl");
+      case HOT -> dir.resolve("governance.jsonl");
+      case HO3 -> dir.resolve("anchors.jsonl");
+      case HO1 -> dir.resolve("worker.jsonl");
+      case HO2 -> dir.resolve(checkAgentClass(agentClass)).resolve("workorder.jsonl");
     };
+  }
+
+  /**
+   * The directory holding a tier's ledger files and everything written beside them (the
+   * {@code .head} sidecar, {@code .torn-*} and {@code .quarantine-*} files; for HO2, one
+   * sub-directory per agent class). Nothing else belongs there.
+   */
+  public Path ledgerDirectory(Tier tier) {
+    return root.resolve(tier.name()).resolve("ledger");
   }
 
   public static String checkAgentClass(String agentClass) {
@@ -64,7 +74,7 @@ public final class PlaneLayout {
     List<LedgerFile> out = new ArrayList<>();
     for (Tier tier : new Tier[] {Tier.HOT, Tier.HO3, Tier.HO2, Tier.HO1}) {
       if (tier == Tier.HO2) {
-        Path dir = root.resolve("HO2/ledger");
+        Path dir = ledgerDirectory(Tier.HO2);
         if (Files.isDirectory(dir)) {
           try (Stream<Path> classes = Files.list(dir)) {
             classes.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted()

@@ -19,22 +19,17 @@ import java.util.stream.Collectors;
  * real paths, never by string prefixes: {@code /plane-root-evil} is not inside
  * {@code /plane-root}). It is then checked against the agent's {@link Permissions} globs twice:
  * as requested and as resolved, so a link inside the root cannot reach a forbidden file either.
- * Secret-looking names ({@link #SECRET_NAME_GLOBS}) are refused whatever the globs say. These
+ * Secret files ({@link SecretFileNames}, any letter case) are refused whatever the globs say. These
  * are the escapes of CVE-2025-53109/53110 (symlink and prefix tricks in a file-server tool).
  *
- * <p>What remains: a link swapped in between this check and the tool's open. Tools open the
- * returned real path without following a final link, which narrows that window to the parents.
+ * <p>A check alone leaves a window: a directory swapped for a link between the check and the open.
+ * So read_file opens what {@link #checkRead} returns with {@link NoFollowOpen}, from the real
+ * root's directory handle down, following no link at all; a link that appeared since the check is
+ * refused ({@link PathRefusal#CHANGED}) instead of followed.
  */
 public final class PathPolicy {
-  /**
-   * Names that are secrets by default: a path with any segment matching one of these is refused
-   * for read and write, whatever the agent's globs say. Keys and credentials have no business in
-   * a model's context, and a misconfigured read glob must not be enough to expose them.
-   */
-  public static final List<String> SECRET_NAME_GLOBS = List.of(
-      ".env", ".env.*", "*.key", "*.pem", "*.p12", "*.pfx", "*.jks", "*.keystore",
-      "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-      ".netrc", ".pgpass", ".git-credentials", ".ssh", ".gnupg");
+  /** How messages say where paths start; the host path of the root is not shown to the model. */
+  public static final String RELATIVE_TO = "relative to the plane root, CP_HOME";
 
   /** Requested paths are quoted in messages up to this length, so a huge argument cannot flood one. */
   static final int MAX_QUOTED_PATH_CHARS = 200;
@@ -61,7 +56,6 @@ public final class PathPolicy {
   private final List<PathGlob> read;
   private final List<PathGlob> write;
   private final List<PathGlob> forbidden;
-  private final List<PathGlob> secrets;
 
   /**
    * @param agentClass the agent whose permissions these are, for messages
@@ -74,7 +68,6 @@ public final class PathPolicy {
     this.read = globs(permissions.read());
     this.write = globs(permissions.write());
     this.forbidden = globs(permissions.forbidden());
-    this.secrets = globs(SECRET_NAME_GLOBS);
   }
 
   /** The policy of an agent's configured permissions. */
@@ -91,12 +84,34 @@ public final class PathPolicy {
   }
 
   /**
+   * A path as checked: the plane root's real path, the path below it with every link resolved
+   * ({@code /}-separated, never with {@code ..}; empty for the root itself), the path as requested
+   * once normalized (links not resolved), and the request itself.
+   */
+  public record Checked(Path realRoot, String realRelative, String lexicalRelative, String requested) {
+    /** The real path: the root joined with {@link #realRelative}. */
+    public Path path() {
+      return realRelative.isEmpty() ? realRoot : realRoot.resolve(realRelative);
+    }
+  }
+
+  /**
    * The real path of a file the agent may read. The file need not exist (the caller reports
    * that), but every part of the path that exists has been resolved and checked.
    *
    * @throws PathRefusedException naming the rule that refused the path
    */
   public Path resolveForRead(String requested) {
+    return checkRead(requested).path();
+  }
+
+  /**
+   * As {@link #resolveForRead}, keeping the real root and relative path apart so the file can be
+   * opened below the root's directory handle ({@link NoFollowOpen}).
+   *
+   * @throws PathRefusedException naming the rule that refused the path
+   */
+  public Checked checkRead(String requested) {
     return resolve(requested, Access.READ);
   }
 
@@ -107,10 +122,15 @@ public final class PathPolicy {
    * @throws PathRefusedException naming the rule that refused the path
    */
   public Path resolveForWrite(String requested) {
-    return resolve(requested, Access.WRITE);
+    return resolve(requested, Access.WRITE).path();
   }
 
-  private Path resolve(String requested, Access access) {
+  /** A read refusal in the form of every other: the path, the rule's code and why. */
+  PathRefusedException refuseRead(PathRefusal refusal, String requested, String why) {
+    return refuse(refusal, Access.READ, requested, why);
+  }
+
+  private Checked resolve(String requested, Access access) {
     String rel = checkSyntax(requested, access);
     List<PathGlob> allowed = access == Access.READ ? read : write;
     if (allowed.isEmpty()) {
@@ -134,7 +154,7 @@ public final class PathPolicy {
     if (!real.relative().equals(lexicalRel)) {
       checkGlobs(real.relative(), access, requested, allowed, real.relative());
     }
-    return real.path();
+    return new Checked(real.realRoot(), real.relative(), lexicalRel, requested);
   }
 
   /** The request as a relative path with {@code /} separators, or a refusal of its form. */
@@ -161,12 +181,12 @@ public final class PathPolicy {
   /** Secret names, then forbidden globs, then the read or write globs, in that order. */
   private void checkGlobs(String rel, Access access, String requested, List<PathGlob> allowed, String resolvedTo) {
     String via = resolvedTo == null ? "it" : "it resolves (through a symbolic link) to '" + quote(resolvedTo) + "', which";
-    for (String segment : rel.split("/")) {
-      Optional<PathGlob> secret = firstMatch(secrets, segment);
-      if (secret.isPresent()) {
-        throw refuse(PathRefusal.SECRET, access, requested, via + " has a secret-looking name ('" + quote(segment)
-            + "' matches '" + secret.get() + "'); secret files are refused whatever the agent's globs say");
-      }
+    Optional<SecretFileNames.Match> secret = SecretFileNames.match(rel);
+    if (secret.isPresent()) {
+      SecretFileNames.Match m = secret.get();
+      throw refuse(PathRefusal.SECRET, access, requested, via + " looks like a secret file (" + m.rule().kind()
+          + ": '" + quote(m.matched()) + "' matches '" + m.rule().glob() + "'); secret files are never read or "
+          + "written, whatever the agent's globs say");
     }
     Optional<PathGlob> forbiddenBy = firstMatch(forbidden, rel);
     if (forbiddenBy.isPresent()) {
@@ -181,8 +201,8 @@ public final class PathPolicy {
   }
 
   private PathRefusedException refuse(PathRefusal refusal, Access access, String requested, String why) {
-    return new PathRefusedException(refusal, access.verb + " of '" + quote(requested) + "' refused ("
-        + refusal.code() + "): " + why);
+    return new PathRefusedException(refusal, access.verb + " of '" + quote(requested) + "' (" + RELATIVE_TO
+        + ") refused (" + refusal.code() + "): " + why);
   }
 
   /** The path as it may appear in a message: control characters escaped, bounded in length. */

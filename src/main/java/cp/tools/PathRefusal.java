@@ -18,8 +18,17 @@ public enum PathRefusal {
   DANGLING_SYMLINK("path_symlink_dangling"),
   /** The file has more than one hard link: another name for it may lie outside the plane root. */
   HARD_LINK("path_hard_link"),
-  /** The name looks like a secret (keys, certificates, {@code .env}); refused whatever the globs say. */
+  /** The name looks like a secret ({@link SecretFileNames}: keys, certificates, env files, credentials). */
   SECRET("path_secret"),
+  /** read_file was asked for a ledger or a file beside one; ledgers are read with query_ledger only. */
+  LEDGER_FILE("path_ledger_file"),
+  /**
+   * A part of the path was replaced (by a symbolic link, say) between the check and the open; the
+   * open follows no link, so it refused instead of reading whatever the new link leads to.
+   */
+  CHANGED("path_changed"),
+  /** The platform cannot open a file without following links, so nothing is read. */
+  NO_SAFE_OPEN("path_no_safe_open"),
   /** A forbidden glob of the agent matches; forbidden wins over read and write globs. */
   FORBIDDEN("path_forbidden"),
   /** No read (or write) glob of the agent matches. */

@@ -3,6 +3,7 @@ package cp.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.contracts.AgentConfig;
 import cp.contracts.Catalog;
+import cp.contracts.LedgerScope;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
@@ -24,6 +25,14 @@ import java.util.function.Predicate;
  * for the other tiers it filters entries by {@code metadata.agent_class} or by the class's
  * {@code agent_id}. The ledger file must pass the agent's {@link PathPolicy} like any file read:
  * RESIDENT cannot read HOT. A ledger file that does not exist yet is an empty tier, not an error.
+ *
+ * <p>Sessions: an agent whose {@code permissions.ledger_scope} is {@code session} (the default;
+ * RESIDENT) reads only entries whose {@code metadata.session_id} is the calling session's. Its
+ * {@code session_id} argument may name that session or be left out; another session is refused
+ * ({@link ToolErrorCodes#OTHER_SESSION}), and a call that belongs to no session reads nothing.
+ * Entries without a session id (a LEDGER_REPAIRED, plane-wide events) belong to no session, so
+ * such an agent does not see them either. With {@code ledger_scope: all} (ADMIN) every entry of
+ * the permitted ledgers is readable and {@code session_id} is only a filter.
  */
 public final class QueryLedgerTool implements Tool {
   public static final String ID = "query_ledger";
@@ -64,6 +73,13 @@ public final class QueryLedgerTool implements Tool {
             + "' is not an agent class: use upper-case letters, digits and _ (e.g. ADMIN)");
       }
     }
+    if (ctx.agent().permissions().ledgerScope() == LedgerScope.SESSION) {
+      Optional<ToolResult> refused = checkOwnSession(ctx, sessionId);
+      if (refused.isPresent()) {
+        return refused.get();
+      }
+      sessionId = ctx.sessionId();
+    }
     int max = Math.max(1, Math.min(MAX_ENTRIES, args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES)));
     String ledgerClass = tier == Tier.HO2 ? (agentClass != null ? agentClass : ctx.agentClass()) : null;
     String rel = ctx.layout().relative(ctx.layout().ledgerPath(tier, ledgerClass));
@@ -81,6 +97,23 @@ public final class QueryLedgerTool implements Tool {
       return ToolResult.ok("no entries in the " + tier + " ledger " + rel + filters);
     }
     return ToolResult.ok(render(newestFirst));
+  }
+
+  /** A refusal when a session-scoped agent asks for another session's entries, or has no session. */
+  private static Optional<ToolResult> checkOwnSession(ToolContext ctx, String requested) {
+    String own = ctx.sessionId();
+    String scope = "agent " + ctx.agentClass() + " may only read its own session's ledger entries "
+        + "(permissions.ledger_scope is '" + LedgerScope.SESSION.wireName() + "')";
+    if (own == null) {
+      return Optional.of(ToolResult.refused(ToolErrorCodes.OTHER_SESSION, scope + ", and this call belongs to no "
+          + "session, so there is nothing it may read"));
+    }
+    if (requested != null && !requested.equals(own)) {
+      return Optional.of(ToolResult.refused(ToolErrorCodes.OTHER_SESSION, scope + "; session_id '"
+          + BoundedText.quote(requested, ToolDispatcher.MAX_QUOTED_CHARS) + "' is not this session (" + own
+          + "). Leave session_id out to read this session's entries"));
+    }
+    return Optional.empty();
   }
 
   /** The newest {@code max} entries that pass the filter, newest first; reads back from the end and stops there. */

@@ -1,20 +1,26 @@
 package cp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import cp.ledger.PlaneLayout;
+import cp.ledger.Tier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 
 /**
- * {@code read_file {path}}: the text of one file under the plane root, as the agent's
- * {@link PathPolicy} allows. Binary files are refused, large ones truncated with a note.
+ * {@code read_file {path}}: the text of one file under the plane root ({@code CP_HOME}), as the
+ * agent's {@link PathPolicy} allows. Binary files are refused, large ones truncated with a note.
+ *
+ * <p>Ledgers are never read here, by any agent: every file in a tier's ledger directory
+ * ({@link PlaneLayout#ledgerDirectory}: the ledger, its {@code .head}, {@code .torn-*} and
+ * {@code .quarantine-*} files) is refused, as requested and as resolved through links. Ledgers
+ * hold every session's prompts and answers; {@code query_ledger} reads them, limited to what the
+ * agent may see (its own session unless its config says otherwise). The file is opened by
+ * {@link NoFollowOpen}, following no link, so a directory swapped for a link after the check
+ * cannot redirect the read.
  */
 public final class ReadFileTool implements Tool {
   public static final String ID = "read_file";
@@ -36,18 +42,26 @@ public final class ReadFileTool implements Tool {
   @Override
   public ToolResult run(ToolContext ctx, JsonNode args) {
     String requested = args.path("path").asText("");
-    Path file = ctx.paths().resolveForRead(requested);
+    PathPolicy.Checked checked = ctx.paths().checkRead(requested);
     String shown = PathPolicy.quote(requested);
-    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    refuseLedgerFiles(ctx, checked);
+    NoFollowOpen.Opened opened;
+    try {
+      opened = NoFollowOpen.open(checked.realRoot(), checked.realRelative(),
+          (refusal, why) -> ctx.paths().refuseRead(refusal, requested, why));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
+    }
+    if (opened instanceof NoFollowOpen.Missing) {
       return notFound(shown);
     }
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error(ToolErrorCodes.NOT_A_FILE, "'" + shown + "' is "
-          + (Files.isDirectory(file) ? "a directory" : "not a regular file") + "; read_file reads one file, "
-          + "give the path of a file");
+    if (opened instanceof NoFollowOpen.NotAFile n) {
+      return ToolResult.error(ToolErrorCodes.NOT_A_FILE, "'" + shown + "' (" + PathPolicy.RELATIVE_TO + ") is "
+          + n.what() + "; read_file reads one file, give the path of a file");
     }
-    try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      long size = ch.size();
+    NoFollowOpen.File file = (NoFollowOpen.File) opened;
+    try (SeekableByteChannel ch = file.channel()) {
+      long size = file.size();
       byte[] head = readUpTo(ch, (int) Math.min(size, MAX_BYTES));
       if (hasNul(head, Math.min(head.length, BINARY_PROBE_BYTES))) {
         return ToolResult.error(ToolErrorCodes.NOT_TEXT, "'" + shown + "' is binary (it has NUL bytes in its "
@@ -60,16 +74,38 @@ public final class ReadFileTool implements Tool {
       int end = truncated ? utf8Boundary(head, head.length) : head.length;
       String text = new String(head, 0, end, StandardCharsets.UTF_8);
       return ToolResult.ok(truncated ? text + "\n[truncated: " + end + " of " + size + " bytes]" : text);
-    } catch (NoSuchFileException e) {
-      return notFound(shown);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
     }
   }
 
+  /** Refuses any path that is, or resolves to, a file in (or the directory of) a tier's ledger. */
+  private static void refuseLedgerFiles(ToolContext ctx, PathPolicy.Checked checked) {
+    for (String rel : new String[] {checked.lexicalRelative(), checked.realRelative()}) {
+      for (Tier tier : Tier.values()) {
+        String dir = PathPolicy.slashed(ctx.layout().root().relativize(ctx.layout().ledgerDirectory(tier)));
+        if (isAtOrBelow(rel, dir)) {
+          String via = rel.equals(checked.lexicalRelative()) ? "it"
+              : "it resolves (through a symbolic link) to '" + PathPolicy.quote(rel) + "', which";
+          throw ctx.paths().refuseRead(PathRefusal.LEDGER_FILE, checked.requested(), via + " is in the " + tier
+              + " ledger directory " + dir + "/; ledgers hold every session's records and are never read with "
+              + "read_file, by any agent. Use query_ledger, which returns what this agent may see");
+        }
+      }
+    }
+  }
+
+  /** Whether {@code rel} is {@code dir} or below it, ignoring letter case (some file systems do). */
+  private static boolean isAtOrBelow(String rel, String dir) {
+    String r = rel.toLowerCase(Locale.ROOT);
+    String d = dir.toLowerCase(Locale.ROOT);
+    return r.equals(d) || r.startsWith(d + "/");
+  }
+
   private static ToolResult notFound(String shown) {
-    return ToolResult.error(ToolErrorCodes.NOT_FOUND, "file '" + shown + "' not found under the plane root; "
-        + "check the path (relative to the plane root, case-sensitive)");
+    return ToolResult.error(ToolErrorCodes.NOT_FOUND, "file '" + shown + "' not found: paths are "
+        + PathPolicy.RELATIVE_TO + " (its README.md and the tier directories HOT/, HO3/, HO2/, HO1/), not the "
+        + "project or the current directory; check the path (case-sensitive)");
   }
 
   private static byte[] readUpTo(SeekableByteChannel ch, int max) throws IOException {

@@ -20,8 +20,11 @@ final class RealPathWalk {
   /** Unix attribute holding a file's hard-link count. */
   static final String LINK_COUNT_ATTRIBUTE = "unix:nlink";
 
-  /** The real path and its form relative to the real plane root, with {@code /} separators. */
-  record Resolved(Path path, String relative) {}
+  /**
+   * The real path, the real plane root, and the path relative to that root with {@code /}
+   * separators (empty for the root itself; never with a {@code ..} segment).
+   */
+  record Resolved(Path path, Path realRoot, String relative) {}
 
   private RealPathWalk() {}
 
@@ -65,7 +68,7 @@ final class RealPathWalk {
       current = realPathInside(realRoot, current, refuse);
       checkSingleLink(current, refuse);
     }
-    return new Resolved(current, PathPolicy.slashed(realRoot.relativize(current)));
+    return new Resolved(current, realRoot, PathPolicy.slashed(realRoot.relativize(current)));
   }
 
   private static Path followLink(Path realRoot, Path link, BiFunction<PathRefusal, String, PathRefusedException> refuse) {

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * then the arguments satisfy its {@code parameters} schema, every violation reported
  * ({@code invalid_arguments}). A {@link PathRefusedException} becomes a refused result with its
  * code; any other exception a {@code tool_failure} error that says what failed, never a stack
- * trace (that goes to the worker log). Built once per worker and shared by activity threads.
+ * trace (that goes to the worker log). The tool runs with a {@link ToolContext} that carries the
+ * calling session. Built once per worker and shared by activity threads.
  */
 public final class ToolDispatcher implements ToolExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ToolDispatcher.class);
@@ -38,6 +39,7 @@ public final class ToolDispatcher implements ToolExecutor {
   private final Catalog catalog;
   private final Ledgers ledgers;
   private final Map<String, Tool> tools;
+  /** One context per agent class (its path policy is built once); each call gets its own session. */
   private final Map<String, ToolContext> contexts = new ConcurrentHashMap<>();
 
   /**
@@ -63,10 +65,11 @@ public final class ToolDispatcher implements ToolExecutor {
   }
 
   @Override
-  public ToolResult execute(String agentClass, String toolId, JsonNode arguments, List<String> allowedTools) {
+  public ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
+      List<String> allowedTools) {
     String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
     try {
-      return dispatch(agentClass, toolId, arguments, allowedTools == null ? List.of() : allowedTools);
+      return dispatch(agentClass, sessionId, toolId, arguments, allowedTools == null ? List.of() : allowedTools);
     } catch (PathRefusedException e) {
       return ToolResult.refused(e.code(), e.getMessage());
     } catch (Exception e) {
@@ -89,7 +92,8 @@ public final class ToolDispatcher implements ToolExecutor {
         .toList();
   }
 
-  private ToolResult dispatch(String agentClass, String toolId, JsonNode arguments, List<String> allowed) {
+  private ToolResult dispatch(String agentClass, String sessionId, String toolId, JsonNode arguments,
+      List<String> allowed) {
     String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
     AgentConfig agent;
     try {
@@ -124,7 +128,8 @@ public final class ToolDispatcher implements ToolExecutor {
           + ". Expected " + ParameterSummary.of(schema));
     }
     ObjectNode withDefaults = ArgumentDefaults.apply(schema, args);
-    ToolContext ctx = contexts.computeIfAbsent(agent.agentClass(), k -> ToolContext.of(agent, ledgers));
+    ToolContext ctx = contexts.computeIfAbsent(agent.agentClass(), k -> ToolContext.of(agent, ledgers, null))
+        .withSession(sessionId);
     ToolResult result = tool.run(ctx, withDefaults);
     if (result == null) {
       return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed: it returned no result");

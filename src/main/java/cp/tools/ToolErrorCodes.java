@@ -21,6 +21,11 @@ public final class ToolErrorCodes {
   public static final String NOT_A_FILE = "not_a_file";
   /** The file holds binary data (NUL bytes near its start). */
   public static final String NOT_TEXT = "not_text";
+  /**
+   * The agent may read only its own session's ledger entries ({@code permissions.ledger_scope:
+   * session}) and asked for another session's, or the call belongs to no session.
+   */
+  public static final String OTHER_SESSION = "session_not_allowed";
   /** gate_check was asked for a gate id that does not exist. */
   public static final String UNKNOWN_GATE = "unknown_gate";
 

@@ -307,6 +307,8 @@ class Ho1ExecutorTest {
     assertEquals(WoState.COMPLETED, out.workOrder().state());
     assertEquals(List.of("list_packages", "read_file"), tools.toolIds());
     assertEquals(Json.parse("{\"path\":\"README.md\"}"), tools.calls.get(1).arguments());
+    assertEquals(List.of(WorkOrders.SESSION, WorkOrders.SESSION),
+        tools.calls.stream().map(ToolLog.Call::sessionId).toList(), "each tool call knows its work order's session");
     List<Message> third = provider.requests.get(2).messages();
     assertEquals(List.of("user", "assistant", "user", "assistant", "user"), third.stream().map(Message::role).toList());
     assertEquals("toolu_01", third.get(2).content().get(0).toolUseId());

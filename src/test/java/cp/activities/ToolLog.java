@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ToolLog implements ToolExecutor {
   /** One call the executor ran. */
-  record Call(String agentClass, String toolId, JsonNode arguments, List<String> allowedTools) {}
+  record Call(String agentClass, String sessionId, String toolId, JsonNode arguments, List<String> allowedTools) {}
 
   static final String PACKAGES = "PRC-CLASSIFY-001 1.0.0 sha256:aa11\nPRC-SYNTHESIZE-001 1.0.0 sha256:bb22";
 
@@ -32,8 +32,9 @@ final class ToolLog implements ToolExecutor {
   }
 
   @Override
-  public ToolResult execute(String agentClass, String toolId, JsonNode arguments, List<String> allowedTools) {
-    calls.add(new Call(agentClass, toolId, arguments, List.copyOf(allowedTools)));
+  public ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
+      List<String> allowedTools) {
+    calls.add(new Call(agentClass, sessionId, toolId, arguments, List.copyOf(allowedTools)));
     if (!allowedTools.contains(toolId)) {
       return ToolResult.refused("tool_not_allowed", "tool " + toolId + " is not allowed for this work order");
     }

@@ -211,6 +211,28 @@ class CatalogValidationTest {
   }
 
   @Test
+  void agentLedgerScopeOtherThanSessionOrAll_isRefusedAtLoad() {
+    fixture.edit("agents/resident.json", a -> ((ObjectNode) a.get("permissions")).put("ledger_scope", "everything"));
+
+    assertEquals(List.of("agents/resident.json: permissions.ledger_scope: does not have a value in the enumeration "
+        + "[\"session\", \"all\"]"), problems());
+  }
+
+  @Test
+  void agentWithoutLedgerScope_readsOnlyItsOwnSession() {
+    fixture.edit("agents/admin.json", a -> ((ObjectNode) a.get("permissions")).remove("ledger_scope"));
+
+    assertEquals(LedgerScope.SESSION, fixture.load().agent("ADMIN").permissions().ledgerScope());
+  }
+
+  @Test
+  void agentLedgerScopeAll_isLoaded() {
+    fixture.edit("agents/resident.json", a -> ((ObjectNode) a.get("permissions")).put("ledger_scope", "all"));
+
+    assertEquals(LedgerScope.ALL, fixture.load().agent("RESIDENT").permissions().ledgerScope());
+  }
+
+  @Test
   void agentWhoseWorkOrderBudgetExceedsItsSession_isRefused() {
     fixture.edit("agents/resident.json", a -> ((ObjectNode) a.get("budget")).put("wo_token_budget", 1_000_000));
 

@@ -44,7 +44,7 @@ class IntegrityGatesTest {
   }
 
   private ToolResult gateCheck(String json) {
-    return plane.dispatcher().execute("ADMIN", "gate_check", args(json), TestPlane.ALL_ADMIN_TOOLS);
+    return plane.dispatcher().execute("ADMIN", TestPlane.SESSION, "gate_check", args(json), TestPlane.ALL_ADMIN_TOOLS);
   }
 
   /** A copy of the shipped catalog files in a directory a test may edit. */

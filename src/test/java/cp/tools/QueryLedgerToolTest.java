@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import cp.contracts.LedgerScope;
 import cp.ledger.LedgerEntry;
 import cp.model.Json;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ class QueryLedgerToolTest {
 
   @Test
   void residentAskingForHotThroughTheDispatcher_isRefusedByItsSchema() {
-    ToolResult r = plane.dispatcher().execute("RESIDENT", "query_ledger", args("{\"tier\":\"hot\"}"),
+    ToolResult r = plane.dispatcher().execute("RESIDENT", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"hot\"}"),
         List.of("query_ledger"));
 
     assertEquals(ToolResult.REFUSED, r.status());
@@ -130,7 +131,8 @@ class QueryLedgerToolTest {
   @Test
   void ho2_defaultsToTheCallersOwnClass_andAdminMayNameAnother() {
     String adminWo = plane.ledgers.ho2("ADMIN").write(LedgerEntry.builder("WO_PLANNED").reason("admin").build());
-    String residentWo = plane.ledgers.ho2("RESIDENT").write(LedgerEntry.builder("WO_PLANNED").reason("res").build());
+    String residentWo = plane.ledgers.ho2("RESIDENT").write(LedgerEntry.builder("WO_PLANNED").reason("res")
+        .metadata(Json.object().put("session_id", TestPlane.SESSION)).build());
 
     assertEquals(List.of(adminWo), ids(query("ADMIN", "{\"tier\":\"ho2\"}")));
     assertEquals(List.of(residentWo), ids(query("RESIDENT", "{\"tier\":\"ho2\"}")));
@@ -200,6 +202,96 @@ class QueryLedgerToolTest {
     assertTrue(r.ok());
     assertTrue(r.content().length() <= QueryLedgerTool.MAX_OUTPUT_CHARS + 300, r.content().length() + " chars");
     assertTrue(r.content().contains("more matching entries not shown"), r.content().substring(r.content().length() - 200));
+  }
+
+  // ---- issue 11: an agent's tools see only its own session's records unless its config grants more
+
+  private String residentEntry(String eventType, String session, String text) {
+    var meta = Json.object();
+    if (session != null) {
+      meta.put("session_id", session);
+    }
+    return plane.ledgers.ho2("RESIDENT").write(LedgerEntry.builder(eventType).reason(text)
+        .metadata(meta.put("context", text)).build());
+  }
+
+  @Test
+  void shippedConfigs_grantCrossSessionReadsToAdminOnly() {
+    assertEquals(LedgerScope.ALL, plane.catalog.agent("ADMIN").permissions().ledgerScope());
+    assertEquals(LedgerScope.SESSION, plane.catalog.agent("RESIDENT").permissions().ledgerScope());
+  }
+
+  @Test
+  void sessionScopedAgent_readsOnlyItsOwnSessionsEntries_withoutNamingIt() {
+    String mine = residentEntry("WO_PLANNED", "SES-aaaaaaaa", "my question");
+    residentEntry("ATTENTION_ASSEMBLED", "SES-bbbbbbbb", "OTHER USER'S MESSAGE");
+    residentEntry("LEDGER_REPAIRED", null, "plane-wide entry without a session");
+    String mineToo = residentEntry("WO_QUALITY_GATE", "SES-aaaaaaaa", "my answer");
+
+    ToolResult r = tool.run(plane.context("RESIDENT", "SES-aaaaaaaa"), args("{\"tier\":\"ho2\",\"max_entries\":20}"));
+
+    assertEquals(List.of(mineToo, mine), ids(r));
+    assertFalse(r.content().contains("OTHER USER"), r.content());
+    assertFalse(r.content().contains("plane-wide"), "entries of no session are not this session's: " + r.content());
+  }
+
+  @Test
+  void sessionScopedAgent_askingForAnotherSession_isRefusedSayingItMayReadOnlyItsOwn() {
+    residentEntry("ATTENTION_ASSEMBLED", "SES-bbbbbbbb", "OTHER USER'S MESSAGE");
+
+    ToolResult r = tool.run(plane.context("RESIDENT", "SES-aaaaaaaa"),
+        args("{\"tier\":\"ho2\",\"session_id\":\"SES-bbbbbbbb\"}"));
+
+    assertEquals(ToolResult.REFUSED, r.status());
+    assertEquals(ToolErrorCodes.OTHER_SESSION, r.errorCode());
+    assertTrue(r.content().contains("may only read its own session"), r.content());
+    assertTrue(r.content().contains("SES-bbbbbbbb") && r.content().contains("SES-aaaaaaaa"), r.content());
+    assertFalse(r.content().contains("OTHER USER"), r.content());
+  }
+
+  @Test
+  void sessionScopedAgent_mayNameItsOwnSession() {
+    String mine = residentEntry("WO_PLANNED", "SES-aaaaaaaa", "mine");
+    residentEntry("WO_PLANNED", "SES-bbbbbbbb", "theirs");
+
+    assertEquals(List.of(mine), ids(tool.run(plane.context("RESIDENT", "SES-aaaaaaaa"),
+        args("{\"tier\":\"ho2\",\"session_id\":\"SES-aaaaaaaa\"}"))));
+  }
+
+  @Test
+  void sessionScopedCallOfNoSession_readsNothing() {
+    residentEntry("WO_PLANNED", "SES-bbbbbbbb", "OTHER USER'S MESSAGE");
+
+    ToolResult r = tool.run(plane.context("RESIDENT", null), args("{\"tier\":\"ho2\"}"));
+
+    assertEquals(ToolErrorCodes.OTHER_SESSION, r.errorCode());
+    assertTrue(r.content().contains("belongs to no session"), r.content());
+    assertFalse(r.content().contains("OTHER USER"), r.content());
+  }
+
+  @Test
+  void adminWithLedgerScopeAll_readsAnySession() {
+    residentEntry("WO_PLANNED", "SES-aaaaaaaa", "one");
+    String other = residentEntry("WO_PLANNED", "SES-bbbbbbbb", "two");
+
+    assertEquals(List.of(other), ids(tool.run(plane.context("ADMIN", "SES-aaaaaaaa"),
+        args("{\"tier\":\"ho2\",\"agent_class\":\"RESIDENT\",\"session_id\":\"SES-bbbbbbbb\"}"))));
+  }
+
+  @Test
+  void theCallingSession_travelsThroughTheDispatcher() {
+    String mine = residentEntry("WO_PLANNED", "SES-aaaaaaaa", "mine");
+    residentEntry("WO_PLANNED", "SES-bbbbbbbb", "OTHER USER'S MESSAGE");
+    ToolDispatcher d = plane.dispatcher();
+
+    ToolResult own = d.execute("RESIDENT", "SES-aaaaaaaa", "query_ledger", args("{\"tier\":\"ho2\"}"),
+        List.of("query_ledger"));
+    ToolResult other = d.execute("RESIDENT", "SES-aaaaaaaa", "query_ledger",
+        args("{\"tier\":\"ho2\",\"session_id\":\"SES-bbbbbbbb\"}"), List.of("query_ledger"));
+
+    assertEquals(List.of(mine), ids(own));
+    assertEquals(ToolErrorCodes.OTHER_SESSION, other.errorCode());
+    assertFalse(other.content().contains("OTHER USER"), other.content());
   }
 
   /** An entry with many mid-sized fields, so a hundred of them exceed the output limit. */

@@ -6,10 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.contracts.ToolSpec;
+import cp.ledger.Durability;
+import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerSettings;
+import cp.ledger.Ledgers;
+import cp.ledger.PlaneLayout;
+import cp.ledger.Tier;
+import cp.model.Json;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,14 +118,17 @@ class ReadFileToolTest {
     assertEquals(ToolResult.ERROR, r.status());
     assertEquals(ToolErrorCodes.NOT_FOUND, r.errorCode());
     assertTrue(r.content().contains("'HO1/nothing-here.txt'"), r.content());
+    assertTrue(r.content().contains("relative to the plane root, CP_HOME"), r.content());
+    assertTrue(r.content().contains("not the project"), r.content());
     assertFalse(r.content().contains(plane.root.toString()), "the host path is not revealed: " + r.content());
   }
 
   @Test
   void directory_isAnErrorAskingForAFile() throws Exception {
-    Files.createDirectories(plane.root.resolve("HOT/ledger"));
+    // Not HOT/ledger, as before issue 11: ledger directories are refused outright now.
+    Files.createDirectories(plane.root.resolve("HOT/notes"));
 
-    ToolResult r = read("HOT/ledger");
+    ToolResult r = read("HOT/notes");
 
     assertEquals(ToolErrorCodes.NOT_A_FILE, r.errorCode());
     assertTrue(r.content().contains("is a directory"), r.content());
@@ -145,7 +160,8 @@ class ReadFileToolTest {
     Files.createDirectories(plane.root.resolve("HO1"));
     Files.createSymbolicLink(plane.root.resolve("HO1/link.txt"), outside);
 
-    ToolResult r = plane.dispatcher().execute("ADMIN", "read_file", args("{\"path\":\"HO1/link.txt\"}"),
+    ToolResult r = plane.dispatcher().execute("ADMIN", TestPlane.SESSION, "read_file",
+        args("{\"path\":\"HO1/link.txt\"}"),
         TestPlane.ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.REFUSED, r.status());
@@ -163,5 +179,126 @@ class ReadFileToolTest {
     PathRefusedException e = assertThrows(PathRefusedException.class,
         () -> tool.run(resident, args("{\"path\":\"HO2/ledger/ADMIN/workorder.jsonl\"}")));
     assertEquals(PathRefusal.NOT_PERMITTED, e.refusal());
+  }
+
+  // ---- issue 11 item 7: which root paths are relative to
+
+  @Test
+  void toolDescriptions_sayPathsAreRelativeToThePlaneRootAndWhatLivesThere() {
+    for (String agent : List.of("ADMIN", "RESIDENT")) {
+      ToolSpec spec = plane.catalog.agent(agent).tool("read_file").orElseThrow();
+      String description = spec.description();
+      assertTrue(description.contains("relative to the plane root (CP_HOME)"), agent + ": " + description);
+      assertTrue(description.contains("README.md"), agent + ": " + description);
+      assertTrue(description.contains("not the project's source tree"), agent + ": " + description);
+      assertTrue(description.contains("query_ledger"), agent + " is pointed at the ledger tool: " + description);
+      assertTrue(spec.parameters().path("properties").path("path").path("description").asText()
+          .contains("relative to the plane root (CP_HOME)"), agent + ": " + spec.parameters());
+    }
+    assertTrue(plane.catalog.agent("ADMIN").systemPrompt().contains("relative to the plane root (CP_HOME"));
+  }
+
+  @Test
+  void refusals_sayWhatThePathIsRelativeTo() {
+    PathRefusedException e = assertThrows(PathRefusedException.class, () -> read("../README.md"));
+
+    assertTrue(e.getMessage().contains("relative to the plane root, CP_HOME"), e.getMessage());
+  }
+
+  @Test
+  void readme_isThePlaneRootsReadme() {
+    plane.write("README.md", "# Control Plane root");
+
+    assertEquals("# Control Plane root", read("README.md").content());
+  }
+
+  // ---- issue 11 item 1: ledger files are never readable through read_file
+
+  private static final String OTHER_USER = "OTHER USER'S MESSAGE";
+
+  /** Ledgers of every tier, with every file the ledger package writes beside them: .head, .torn-*, .quarantine-*. */
+  private List<Path> realLedgerFiles() throws IOException {
+    LedgerEntry entry = LedgerEntry.builder("ATTENTION_ASSEMBLED")
+        .metadata(Json.object().put("session_id", "SES-bbbbbbbb").put("context", OTHER_USER)).build();
+    for (int i = 0; i < 3; i++) {
+      plane.ledgers.hot().write(entry);
+      plane.ledgers.ho3().write(entry);
+      plane.ledgers.ho1().write(entry);
+      plane.ledgers.ho2("RESIDENT").write(entry);
+      plane.ledgers.ho2("ADMIN").write(entry);
+    }
+    plane.ledgers.close();
+    PlaneLayout layout = new PlaneLayout(plane.root);
+    Path ho1 = layout.ledgerPath(Tier.HO1, null);
+    byte[] whole = Files.readAllBytes(ho1);
+    Files.write(ho1, Arrays.copyOf(whole, whole.length - 20)); // a torn final line: cut and saved on open
+    Path ho2 = layout.ledgerPath(Tier.HO2, "RESIDENT");
+    List<String> lines = new ArrayList<>(Files.readAllLines(ho2, StandardCharsets.UTF_8));
+    lines.set(1, "{broken " + OTHER_USER);
+    Files.write(ho2, lines, StandardCharsets.UTF_8);
+    try (Ledgers reopened = new Ledgers(layout, LedgerSettings.all(Durability.NONE))) {
+      reopened.ho1().size();
+      assertTrue(reopened.ho2("RESIDENT").repair().isPresent(), "a quarantine file was written");
+    }
+    List<Path> files = new ArrayList<>();
+    for (Tier tier : Tier.values()) {
+      try (Stream<Path> walk = Files.walk(layout.ledgerDirectory(tier))) {
+        walk.filter(Files::isRegularFile).forEach(files::add);
+      }
+    }
+    List<String> names = files.stream().map(p -> p.getFileName().toString()).toList();
+    assertTrue(names.stream().anyMatch(n -> n.endsWith(".head")), names.toString());
+    assertTrue(names.stream().anyMatch(n -> n.contains(".torn-")), names.toString());
+    assertTrue(names.stream().anyMatch(n -> n.contains(".quarantine-")), names.toString());
+    return files;
+  }
+
+  @Test
+  void everyLedgerFileAndSidecar_isRefusedToEveryAgent_withAClearReason() throws IOException {
+    List<Path> files = realLedgerFiles();
+    ToolDispatcher dispatcher = new ToolDispatcher(plane.catalog, plane.ledgers, List.of(new ReadFileTool()));
+
+    for (Path file : files) {
+      String rel = plane.root.relativize(file).toString().replace('\\', '/');
+      for (String agent : List.of("ADMIN", "RESIDENT")) {
+        ToolResult r = dispatcher.execute(agent, "SES-aaaaaaaa", "read_file",
+            args("{\"path\":\"" + rel + "\"}"), List.of("read_file"));
+
+        assertEquals(ToolResult.REFUSED, r.status(), agent + " " + rel + ": " + r.content());
+        assertFalse(r.content().contains(OTHER_USER), agent + " " + rel + ": " + r.content());
+        boolean permitted = agent.equals("ADMIN") || rel.startsWith("HO2/ledger/RESIDENT/");
+        if (permitted) {
+          assertEquals(PathRefusal.LEDGER_FILE.code(), r.errorCode(), agent + " " + rel + ": " + r.content());
+          assertTrue(r.content().contains("never read with read_file") && r.content().contains("query_ledger"),
+              r.content());
+        }
+      }
+    }
+  }
+
+  @Test
+  void residentReadingItsOwnLedger_theIssuesPath_isRefused() throws IOException {
+    realLedgerFiles();
+
+    PathRefusedException e = assertThrows(PathRefusedException.class,
+        () -> tool.run(plane.context("RESIDENT"), args("{\"path\":\"HO2/ledger/RESIDENT/workorder.jsonl\"}")));
+
+    assertEquals(PathRefusal.LEDGER_FILE, e.refusal());
+    assertFalse(e.getMessage().contains(OTHER_USER));
+  }
+
+  @Test
+  void ledgerDirectoryItself_andLinksToLedgers_areRefused() throws IOException {
+    realLedgerFiles();
+    Files.createDirectories(plane.root.resolve("HO1/notes"));
+    Files.createSymbolicLink(plane.root.resolve("HO1/notes/alias.txt"),
+        Path.of("../../HO2/ledger/ADMIN/workorder.jsonl"));
+    Files.createSymbolicLink(plane.root.resolve("HO1/notes/dir"), Path.of("../../HOT/ledger"));
+
+    for (String path : List.of("HOT/ledger", "HO2/ledger", "HO2/ledger/ADMIN", "HO1/notes/alias.txt",
+        "HO1/notes/dir/governance.jsonl", "HO1/notes/dir/governance.jsonl.head")) {
+      PathRefusedException e = assertThrows(PathRefusedException.class, () -> read(path), path);
+      assertEquals(PathRefusal.LEDGER_FILE, e.refusal(), e.getMessage());
+    }
   }
 }

@@ -19,6 +19,8 @@ import java.util.List;
 final class TestPlane implements AutoCloseable {
   /** Every tool ADMIN has, as a work order that allows them all would list them. */
   static final List<String> ALL_ADMIN_TOOLS = List.of("gate_check", "read_file", "query_ledger", "list_packages");
+  /** The session test calls belong to unless a test names another. */
+  static final String SESSION = "SES-0000a11e";
 
   final Path root;
   final Catalog catalog = Catalog.loadDefault();
@@ -44,7 +46,11 @@ final class TestPlane implements AutoCloseable {
   }
 
   ToolContext context(String agentClass) {
-    return ToolContext.of(catalog.agent(agentClass), ledgers);
+    return context(agentClass, SESSION);
+  }
+
+  ToolContext context(String agentClass, String sessionId) {
+    return ToolContext.of(catalog.agent(agentClass), ledgers, sessionId);
   }
 
   IntegrityGates gates() {

@@ -61,7 +61,7 @@ class ToolDispatcherTest {
 
   @Test
   void toolNotInTheAgentsConfig_isRefusedNamingTheAgentsTools() {
-    ToolResult r = dispatcher.execute("ADMIN", "write_file", args("{\"path\":\"HOT/kernel/x.py\"}"),
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "write_file", args("{\"path\":\"HOT/kernel/x.py\"}"),
         List.of("write_file", "read_file"));
 
     assertEquals(ToolResult.REFUSED, r.status());
@@ -73,7 +73,7 @@ class ToolDispatcherTest {
 
   @Test
   void residentAskingForAnAdminTool_isRefusedEvenIfTheWorkOrderListsIt() {
-    ToolResult r = dispatcher.execute("RESIDENT", "gate_check", Json.object(), List.of("gate_check"));
+    ToolResult r = dispatcher.execute("RESIDENT", TestPlane.SESSION, "gate_check", Json.object(), List.of("gate_check"));
 
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
     assertTrue(r.content().contains("read_file, query_ledger"), r.content());
@@ -81,7 +81,7 @@ class ToolDispatcherTest {
 
   @Test
   void toolNotInTheWorkOrdersAllowedList_isRefusedNamingTheAllowedOnes() {
-    ToolResult r = dispatcher.execute("ADMIN", "read_file", args("{\"path\":\"README.md\"}"), List.of("list_packages"));
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"), List.of("list_packages"));
 
     assertEquals(ToolResult.REFUSED, r.status());
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
@@ -90,7 +90,7 @@ class ToolDispatcherTest {
 
   @Test
   void nullAllowedList_allowsNothing() {
-    ToolResult r = dispatcher.execute("ADMIN", "list_packages", Json.object(), null);
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "list_packages", Json.object(), null);
 
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
     assertTrue(r.content().contains("allowed: none"), r.content());
@@ -100,7 +100,7 @@ class ToolDispatcherTest {
   void configuredToolWithoutAnImplementation_isToolUnknown() {
     ToolDispatcher onlyReadFile = with(new ReadFileTool());
 
-    ToolResult r = onlyReadFile.execute("ADMIN", "list_packages", Json.object(), ALL_ADMIN_TOOLS);
+    ToolResult r = onlyReadFile.execute("ADMIN", TestPlane.SESSION, "list_packages", Json.object(), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.REFUSED, r.status());
     assertEquals(ToolErrorCodes.TOOL_UNKNOWN, r.errorCode());
@@ -115,7 +115,7 @@ class ToolDispatcherTest {
       return ToolResult.ok("ran");
     }));
 
-    ToolResult r = d.execute("ADMIN", "read_file", args("{\"path\": 42, \"mode\": \"w\"}"), ALL_ADMIN_TOOLS);
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\": 42, \"mode\": \"w\"}"), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.REFUSED, r.status());
     assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, r.errorCode());
@@ -128,7 +128,7 @@ class ToolDispatcherTest {
 
   @Test
   void missingArguments_areValidatedAsAnEmptyObject() {
-    ToolResult r = dispatcher.execute("ADMIN", "read_file", null, ALL_ADMIN_TOOLS);
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "read_file", null, ALL_ADMIN_TOOLS);
 
     assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, r.errorCode());
     assertTrue(r.content().contains("path"), r.content());
@@ -140,7 +140,7 @@ class ToolDispatcherTest {
       throw new IllegalStateException("disk on fire\n\tat some.Frame(Frame.java:1)");
     }));
 
-    ToolResult r = d.execute("ADMIN", "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.ERROR, r.status());
     assertEquals(ToolErrorCodes.TOOL_FAILURE, r.errorCode());
@@ -151,14 +151,14 @@ class ToolDispatcherTest {
   @Test
   void aToolThatReturnsNull_becomesToolFailure() {
     ToolResult r = with(tool("list_packages", (c, a) -> null))
-        .execute("ADMIN", "list_packages", Json.object(), ALL_ADMIN_TOOLS);
+        .execute("ADMIN", TestPlane.SESSION, "list_packages", Json.object(), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolErrorCodes.TOOL_FAILURE, r.errorCode());
   }
 
   @Test
   void aPathRefusalFromATool_isARefusedResultWithItsCode() {
-    ToolResult r = dispatcher.execute("ADMIN", "read_file", args("{\"path\":\"../etc/passwd\"}"), ALL_ADMIN_TOOLS);
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"../etc/passwd\"}"), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.REFUSED, r.status());
     assertEquals(PathRefusal.PARENT_SEGMENT.code(), r.errorCode());
@@ -166,7 +166,7 @@ class ToolDispatcherTest {
 
   @Test
   void unknownAgentClass_isRefusedNotThrown() {
-    ToolResult r = dispatcher.execute("NOBODY", "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
+    ToolResult r = dispatcher.execute("NOBODY", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolErrorCodes.AGENT_UNKNOWN, r.errorCode());
     assertTrue(r.content().contains("ADMIN, RESIDENT"), r.content());
@@ -180,19 +180,21 @@ class ToolDispatcherTest {
       return ToolResult.ok("x");
     }));
 
-    d.execute("ADMIN", "query_ledger", args("{\"tier\":\"hot\"}"), ALL_ADMIN_TOOLS);
+    d.execute("ADMIN", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"hot\"}"), ALL_ADMIN_TOOLS);
     assertEquals(10, seen.get().path("max_entries").asInt());
-    d.execute("RESIDENT", "query_ledger", args("{\"tier\":\"ho2\"}"), List.of("query_ledger"));
+    d.execute("RESIDENT", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"ho2\"}"), List.of("query_ledger"));
     assertEquals(5, seen.get().path("max_entries").asInt(), "RESIDENT's schema default");
   }
 
   @Test
   void residentQueryLedgerDefault_returnsFiveEntries() {
     for (int i = 0; i < 7; i++) {
-      plane.ledgers.ho2("RESIDENT").write(LedgerEntry.builder("WO_PLANNED").reason("wo " + i).build());
+      plane.ledgers.ho2("RESIDENT").write(LedgerEntry.builder("WO_PLANNED").reason("wo " + i)
+          .metadata(Json.object().put("session_id", TestPlane.SESSION)).build());
     }
 
-    ToolResult r = dispatcher.execute("RESIDENT", "query_ledger", args("{\"tier\":\"ho2\"}"), List.of("query_ledger"));
+    ToolResult r = dispatcher.execute("RESIDENT", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"ho2\"}"),
+        List.of("query_ledger"));
 
     assertTrue(r.ok(), r.content());
     assertEquals(5, r.content().lines().count(), r.content());
@@ -200,9 +202,9 @@ class ToolDispatcherTest {
 
   @Test
   void aToolErrorIsAResult_theModelCanTrySomethingElse() {
-    ToolResult missing = dispatcher.execute("ADMIN", "read_file", args("{\"path\":\"HO1/nothing.txt\"}"),
+    ToolResult missing = dispatcher.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"HO1/nothing.txt\"}"),
         ALL_ADMIN_TOOLS);
-    ToolResult next = dispatcher.execute("ADMIN", "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
+    ToolResult next = dispatcher.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
 
     assertEquals(ToolResult.ERROR, missing.status());
     assertEquals(ToolErrorCodes.NOT_FOUND, missing.errorCode());
@@ -221,7 +223,7 @@ class ToolDispatcherTest {
       for (int round = 0; round < 5; round++) {
         for (int i = 0; i < tools.size(); i++) {
           int k = i;
-          futures.add(pool.submit(() -> dispatcher.execute("ADMIN", tools.get(k), calls.get(k), ALL_ADMIN_TOOLS)));
+          futures.add(pool.submit(() -> dispatcher.execute("ADMIN", TestPlane.SESSION, tools.get(k), calls.get(k), ALL_ADMIN_TOOLS)));
         }
       }
       for (int i = 0; i < futures.size(); i++) {
@@ -260,7 +262,7 @@ class ToolDispatcherTest {
   @Test
   void adminHasNoWriteTool_andItsPathPolicyRefusesKernelWrites() {
     assertFalse(plane.catalog.agent("ADMIN").toolIds().stream().anyMatch(t -> t.contains("write")));
-    ToolResult r = dispatcher.execute("ADMIN", "write_file", args("{\"path\":\"HOT/kernel/x.py\",\"content\":\"x\"}"),
+    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "write_file", args("{\"path\":\"HOT/kernel/x.py\",\"content\":\"x\"}"),
         ALL_ADMIN_TOOLS);
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
 

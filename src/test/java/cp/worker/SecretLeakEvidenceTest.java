@@ -139,7 +139,7 @@ class SecretLeakEvidenceTest {
     Capture capture = Capture.start();
     try {
       try (PlaneFixture plane = PlaneFixture.start(env,
-          deps -> (agent, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0\ncp-tools 1.0.0"))) {
+          deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0\ncp-tools 1.0.0"))) {
         surfaces.add(plane.config.toString());
         surfaces.add(plane.runtime.provider().toString());
         String sid = plane.client.startSession("ADMIN");

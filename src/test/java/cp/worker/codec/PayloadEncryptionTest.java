@@ -43,7 +43,7 @@ class PayloadEncryptionTest {
   /** Runs one turn and ends the session; returns the session's and the turn's histories. */
   private Run runTurn(Map<String, String> extraEnv) {
     try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, extraEnv), new OfflineProvider(),
-        deps -> (agent, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0 (listed for " + marker + ")"))) {
+        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0 (listed for " + marker + ")"))) {
       String sid = plane.client.startSession("ADMIN");
       TurnResult r = plane.client.turn(sid, message);
       plane.client.end(sid);

@@ -1,5 +1,7 @@
 package cp.cli;
 
+import cp.ledger.ChainKey;
+import cp.ledger.HeadCheckpoint;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
@@ -94,7 +96,8 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "verify", mixinStandardHelpOptions = true,
-      description = "Verify the hash chain of every ledger under CP_HOME (exit 1 and the first bad line on tampering).")
+      description = "Verify the hash chain of every ledger under CP_HOME and the heads each records of the others"
+          + " (exit 1 and the first bad line on tampering; KEY lines: a keyed chain needs CP_LEDGER_HMAC_KEY).")
   static final class Verify extends CliCommand implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
@@ -105,15 +108,22 @@ final class LedgerCommand extends CliCommand implements Runnable {
           out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
           return Cpctl.OK;
         }
+        String keyed = config().ledgers().key()
+            .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         for (var e : all) {
           VerifyResult r = e.getValue().verify();
           String rel = ledgers.layout().relative(e.getKey().path());
           if (r.ok()) {
-            out().printf("OK    %-12s %s  (%d entries)%n", e.getKey().label(), rel, r.entries());
+            out().printf("OK    %-12s %s  (%d entries%s)%n", e.getKey().label(), rel, r.entries(), keyed);
           } else {
             failures++;
-            out().printf("FAIL  %-12s %s  line %d: %s%n", e.getKey().label(), rel, r.firstBadLine(), r.reason());
+            out().printf("%-5s %-12s %s  line %d: %s%n", r.keyProblem() ? "KEY" : "FAIL", e.getKey().label(), rel,
+                r.firstBadLine(), r.reason());
           }
+        }
+        for (HeadCheckpoint.Finding f : ledgers.crossCheck()) {
+          failures++;
+          out().printf("FAIL  %-12s %s%n", f.file() == null ? "?" : f.file().label(), f.message());
         }
       }
       return failures == 0 ? Cpctl.OK : Cpctl.FAILED;

@@ -131,7 +131,9 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "repair", mixinStandardHelpOptions = true,
-      description = "Move a broken chain's bad lines (from the first bad one) to a quarantine file and reopen it for appends.")
+      description = "Move a broken chain's bad lines (from the first bad one) to a quarantine file and reopen it for"
+          + " appends; for a ledger that is intact but missing, shorter or rewritten compared with a head recorded in"
+          + " another ledger, record the loss with a LEDGER_REPAIRED entry.")
   static final class Repair extends CliCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
     String tier;
@@ -142,10 +144,21 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       try (Ledgers ledgers = openLedgers(config())) {
-        Ledger l = named(ledgers, tier, agentClass).orElseThrow(() -> new IllegalArgumentException(
-            "there is no " + tier + " ledger under " + ledgers.layout().root()));
+        Tier t = Tier.parse(tier);
+        String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
+            : agentClass.toUpperCase(Locale.ROOT)) : null;
+        java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
+        Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
+            .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
+        Ledger l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
+            .orElseThrow(() -> new IllegalArgumentException("there is no " + tier + " ledger under "
+                + ledgers.layout().root()));
         var q = l.repair();
-        if (q.isEmpty()) {
+        if (q.isEmpty() && loss.isPresent()) {
+          l.write(HeadCheckpoint.lossRecord(loss.get()));
+          out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
+              + loss.get().firstBadLine() + " (nothing to quarantine)");
+        } else if (q.isEmpty()) {
           out().println("intact: " + ledgers.layout().relative(l.path()) + " needs no repair");
         } else {
           out().println("repaired: " + ledgers.layout().relative(l.path()) + "; the bad lines are kept in "

@@ -82,8 +82,15 @@ public final class HeadCheckpoint {
     return layout.relative(p).replace('\\', '/');
   }
 
-  /** A ledger that contradicts a head recorded for it elsewhere. */
-  public record Finding(PlaneLayout.LedgerFile file, String relative, String message) {}
+  /**
+   * A ledger that contradicts a head recorded for it elsewhere.
+   *
+   * @param file the ledger (its file may be missing); null if the recorded name is not a plane ledger
+   * @param relative its path under the plane root
+   * @param message what is wrong and where the head was recorded
+   * @param firstBadLine the first line the recorded head vouches for that the file does not hold as recorded
+   */
+  public record Finding(PlaneLayout.LedgerFile file, String relative, String message, long firstBadLine) {}
 
   private record Claim(String stream, long entries, String hash, String recordedIn, String entryId, Instant at) {
     String describe() {
@@ -129,22 +136,37 @@ public final class HeadCheckpoint {
       if (file == null) {
         Path p = layout.root().resolve(stream);
         out.add(new Finding(PlaneLayout.fileOf(p).orElse(null), stream, stream + " is missing: "
-            + longest.describe()));
+            + longest.describe(), 1));
         continue;
       }
       Map<Long, String> hashes = hashesAt(file.path(), live);
       long lines = Long.parseLong(hashes.get(0L));
       if (lines < longest.entries()) {
         out.add(new Finding(file, stream, stream + " is shorter than " + longest.describe() + ": it holds "
-            + lines + (lines == 1 ? " entry" : " entries")));
+            + lines + (lines == 1 ? " entry" : " entries"), lines + 1));
         continue;
       }
       live.stream().sorted((a, b) -> Long.compare(a.entries(), b.entries()))
           .filter(c -> !c.hash().equals(hashes.get(c.entries()))).findFirst()
           .ifPresent(c -> out.add(new Finding(file, stream, stream + " line " + c.entries() + " does not match "
-              + c.describe() + ": it has hash " + shown(hashes.get(c.entries())) + " (the ledger was rewritten)")));
+              + c.describe() + ": it has hash " + shown(hashes.get(c.entries())) + " (the ledger was rewritten)",
+              c.entries())));
     }
     return out;
+  }
+
+  /**
+   * The LEDGER_REPAIRED entry {@code cpctl ledger repair} appends to a ledger that contradicts a
+   * head recorded elsewhere but is intact by itself (lines lost or replaced with their head): it
+   * records the loss, and heads recorded before it from {@code firstBadLine} on no longer count.
+   */
+  public static LedgerEntry lossRecord(Finding f) {
+    return LedgerEntry.builder("LEDGER_REPAIRED").submissionId(Path.of(f.relative()).getFileName().toString())
+        .decision("REPAIRED").reason("contradicts a head recorded elsewhere from line " + f.firstBadLine() + ": "
+            + f.message())
+        .metadata(Json.object().put("first_bad_line", f.firstBadLine()).put("problem", f.message())
+            .put("quarantined_bytes", 0))
+        .build();
   }
 
   /** A repair recorded after the head that cut the ledger at or below the recorded length. */

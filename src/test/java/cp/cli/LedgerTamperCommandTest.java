@@ -203,6 +203,16 @@ class LedgerTamperCommandTest {
     assertTrue(fail.get(0).contains(HO1 + " is shorter than its head recorded in HOT at LED-")
         && fail.get(0).contains("(" + ho1.size() + " entries, hash ")
         && fail.get(0).contains("it holds " + (ho1.size() - 3) + " entries"), r::describe);
+
+    // The lines are gone for good: repair records the loss, and verify passes again, with the record kept.
+    var repair = run(env(), "ledger", "repair", "--tier", "ho1");
+    assertEquals(Cpctl.OK, repair.code(), repair::describe);
+    assertTrue(repair.out().startsWith("recorded: " + HO1 + " is shorter than its head recorded in HOT"), repair::describe);
+    var again = verify(env());
+    assertEquals(Cpctl.OK, again.code(), again::describe);
+    List<String> now = lines(HO1);
+    assertEquals(ho1.size() - 2, now.size());
+    assertTrue(now.get(now.size() - 1).contains("\"first_bad_line\":" + (ho1.size() - 2)), now.get(now.size() - 1));
   }
 
   @Test
@@ -240,6 +250,10 @@ class LedgerTamperCommandTest {
     assertEquals(Cpctl.FAILED, r.code(), r::describe);
     assertTrue(r.out().lines().anyMatch(l -> l.startsWith("FAIL") && l.contains(HO1 + " is missing: its head recorded in"
         + " HOT at LED-")), r::describe);
+    var repair = run(env(), "ledger", "repair", "--tier", "ho1");
+    assertEquals(Cpctl.OK, repair.code(), repair::describe);
+    assertTrue(repair.out().startsWith("recorded: " + HO1 + " is missing"), repair::describe);
+    assertEquals(Cpctl.OK, verify(env()).code(), () -> verify(env()).describe());
   }
 
   // ------------------------------------------------ case 4: cut the last acknowledged line in half, .head kept

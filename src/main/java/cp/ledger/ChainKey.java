@@ -42,6 +42,8 @@ public final class ChainKey {
 
   private final SecretKeySpec key;
   private final String id;
+  /** One initialised Mac per thread: a Mac is not thread-safe, and creating one per entry costs more than the MAC. */
+  private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
 
   private ChainKey(byte[] raw) {
     this.key = new SecretKeySpec(raw, "HmacSHA256");
@@ -99,10 +101,14 @@ public final class ChainKey {
 
   /** HMAC-SHA256 of {@code data} under this key. */
   byte[] mac(byte[] data) {
+    return macs.get().doFinal(data);
+  }
+
+  private Mac newMac() {
     try {
       Mac m = Mac.getInstance("HmacSHA256");
       m.init(key);
-      return m.doFinal(data);
+      return m;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
     }

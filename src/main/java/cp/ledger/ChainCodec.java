@@ -111,8 +111,8 @@ final class ChainCodec {
       return new Checked(entry, hash, prev, brokenLink, brokenLink == null ? Outcome.NEEDS_KEY : Outcome.BAD, true);
     }
     if (keyed && !key.id().equals(entry.keyId())) {
-      return new Checked(entry, hash, prev, "written with another key (key id " + entry.keyId() + "); "
-          + ChainKey.VARIABLE + " has key id " + key.id() + ": set the key this ledger was written with",
+      return new Checked(entry, hash, prev, "wrong key: written with another key (key id " + entry.keyId() + ") than "
+          + ChainKey.VARIABLE + " (key id " + key.id() + "); set the key this ledger was written with",
           Outcome.WRONG_KEY, true);
     }
     // obj is this call's own parse and the entry copied what it keeps, so it can lose its hash.

@@ -37,7 +37,7 @@ final class KeyedChain {
       return VerifyResult.bad(line - 1, line, c.error());
     }
     if (c.outcome() == ChainCodec.Outcome.WRONG_KEY) {
-      return VerifyResult.of(VerifyResult.Kind.WRONG_KEY, line - 1, line, "keyed chain " + c.error());
+      return VerifyResult.of(VerifyResult.Kind.WRONG_KEY, line - 1, line, "keyed chain, " + c.error());
     }
     if (c.outcome() == ChainCodec.Outcome.NEEDS_KEY && needsKeyFrom == 0) {
       needsKeyFrom = line;

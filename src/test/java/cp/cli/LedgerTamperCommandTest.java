@@ -172,6 +172,21 @@ class LedgerTamperCommandTest {
   }
 
   @Test
+  void keyTurnedOnForAnExistingPlane_theNextChatAdoptsEveryLedgerItWrites() throws Exception {
+    CliHarness.chat(env());
+    var before = verify(keyed(KEY));
+    assertEquals(Cpctl.FAILED, before.code(), before::describe);
+    assertEquals(3, before.out().lines().filter(l -> l.startsWith("FAIL") && l.contains("not keyed")).count(),
+        before::describe);
+    CliHarness.chat(keyed(KEY));
+    var after = verify(keyed(KEY));
+    assertEquals(Cpctl.OK, after.code(), after::describe);
+    for (String rel : List.of(HOT, HO1, HO2)) {
+      assertEquals(1, lines(rel).stream().filter(l -> l.contains("\"event_type\":\"LEDGER_KEYED\"")).count(), rel);
+    }
+  }
+
+  @Test
   void keyedChain_aKeyThatIsTooShort_isAConfigErrorNamingTheVariable() {
     var r = run(keyed(HexFormat.of().formatHex(new byte[16])), "ledger", "verify");
     CliHarness.assertOneLineError(r, Cpctl.BAD_INPUT);

@@ -130,7 +130,8 @@ class LedgerTamperTest {
       VerifyResult r = l.verify();
       assertEquals(VerifyResult.Kind.WRONG_KEY, r.kind());
       assertEquals(1, r.firstBadLine());
-      assertTrue(r.reason().contains("another key (key id " + KEY.id()) && r.reason().contains(OTHER.id()), r.reason());
+      assertTrue(r.reason().contains("wrong key: written with another key (key id " + KEY.id())
+          && r.reason().contains(OTHER.id()), r.reason());
     }
   }
 

@@ -42,8 +42,13 @@ import org.slf4j.LoggerFactory;
  * process up on lines they appended before it reads or writes. A torn final line (a crash in
  * the middle of a write) is repaired under that lock when the file is opened or caught up:
  * completed if it is an intact entry that only lacks its newline, otherwise cut off and kept in
- * a {@code .torn-*} file. A chain that is broken anywhere else is never extended: writes fail
- * with {@link LedgerCorruptException} until {@link #repair()} quarantines the bad lines.
+ * a {@code .torn-*} file. A cut final line that the head counts was acknowledged, so it is
+ * damage, not a torn write: it stays in place and the chain counts as broken. A chain that is
+ * broken anywhere else is never extended: writes fail with {@link LedgerCorruptException} until
+ * {@link #repair()} quarantines the bad lines.
+ *
+ * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
+ * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
  */
 public final class Ledger implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
@@ -266,6 +271,7 @@ public final class Ledger implements AutoCloseable {
     }
     headAtOpen = null;
     scanFrom(knownEnd);
+    checkKey();
     publish();
   }
 

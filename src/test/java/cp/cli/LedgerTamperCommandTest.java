@@ -119,6 +119,11 @@ class LedgerTamperCommandTest {
   void keyedChain_editedLineReHashedWithoutTheKey_failsAtThatLine() throws Exception {
     CliHarness.chat(keyed(KEY));
     assertTrue(lines(HO1).stream().allMatch(l -> l.contains("\"chain\":\"hmac-sha256\"")), "every entry keyed");
+    try (Stream<Path> all = Files.walk(home)) {
+      for (Path p : all.filter(Files::isRegularFile).toList()) {
+        assertFalse(Files.readString(p).contains(KEY), "the key is not stored with the ledgers: " + p);
+      }
+    }
     assertEquals(Cpctl.OK, verify(keyed(KEY)).code(), () -> verify(keyed(KEY)).describe());
     editAndRehash(HO1, 3);
     // Without the cross-checks: the HOT and HO2 ledgers that recorded HO1's head are gone too.

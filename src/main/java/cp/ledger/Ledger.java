@@ -586,8 +586,13 @@ public final class Ledger implements AutoCloseable {
   public Optional<Path> repair() {
     Optional<Path> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
-      if (bad.ok()) {
+      if (bad.ok() || bad.kind() == VerifyResult.Kind.UNKEYED) {
+        // Not keyed yet is not damage: the next append with the key adopts the ledger (KeyedChain).
         return Optional.<Path>empty();
+      }
+      if (bad.keyProblem()) {
+        // Without the right key nothing can be told apart from tampering, so nothing is moved.
+        throw new LedgerException("cannot repair " + path + ": " + bad.reason() + "; nothing was changed");
       }
       long cutAt = offsetOfLine(bad.firstBadLine());
       long size = channel.size();

@@ -153,6 +153,14 @@ class LedgerTamperCommandTest {
     assertEquals(3, other.out().lines().filter(l -> l.startsWith("KEY")).count(), other::describe);
     assertFalse(other.out().contains(KEY) || other.out().contains(OTHER_KEY), "the key is never printed");
 
+    // Repair without the key cannot tell damage from a keyed line, so it moves nothing.
+    byte[] before = Files.readAllBytes(home.resolve(HOT));
+    var repair = run(env(), "ledger", "repair", "--tier", "hot");
+    CliHarness.assertOneLineError(repair, Cpctl.FAILED);
+    assertTrue(repair.err().contains("cannot repair") && repair.err().contains("set CP_LEDGER_HMAC_KEY"),
+        repair::describe);
+    assertTrue(Arrays.equals(before, Files.readAllBytes(home.resolve(HOT))), "nothing moved or appended");
+
   }
 
   @Test

@@ -125,8 +125,14 @@ class LedgerTamperTest {
       assertTrue(e.getMessage().contains("set CP_LEDGER_HMAC_KEY") && !e.getMessage().contains("corrupt"),
           e.getMessage());
       assertEquals(4, l.readAll().size(), "readable without the key");
+      byte[] before = Files.readAllBytes(file());
+      LedgerException refused = assertThrows(LedgerException.class, l::repair);
+      assertTrue(refused.getMessage().contains("cannot repair") && refused.getMessage().contains("set CP_LEDGER_HMAC_KEY"),
+          refused.getMessage());
+      assertArrayEquals(before, Files.readAllBytes(file()), "repair without the key moves nothing");
     }
     try (Ledger l = open(OTHER)) {
+      assertThrows(LedgerException.class, l::repair);
       VerifyResult r = l.verify();
       assertEquals(VerifyResult.Kind.WRONG_KEY, r.kind());
       assertEquals(1, r.firstBadLine());
@@ -169,6 +175,8 @@ class LedgerTamperTest {
       VerifyResult r = l.verify();
       assertEquals(VerifyResult.Kind.UNKEYED, r.kind(), r.reason());
       assertTrue(r.reason().contains("not keyed"), r.reason());
+      assertTrue(l.repair().isEmpty(), "not keyed yet is not damage: nothing is quarantined");
+      assertEquals(3, l.size());
       l.write(LedgerTest.entry("KEYED_NOW", "S", null));
       List<LedgerEntry> all = l.readAll();
       assertEquals(5, all.size());

@@ -109,7 +109,11 @@ public final class HeadCheckpoint {
     for (PlaneLayout.LedgerFile f : layout.existingLedgers()) {
       String self = name(layout, f.path());
       present.put(self, f);
-      forEachLine(f.path(), (line, n) -> {
+      forEachLine(f.path(), (line, text) -> {
+        if (!text.contains("\"" + FIELD + "\"") && !text.contains("\"LEDGER_REPAIRED\"")) {
+          return; // most lines: not parsed at all
+        }
+        JsonNode n = parse(text);
         JsonNode meta = n.path("metadata");
         Instant at = instant(n.path("timestamp").asText(""));
         if ("LEDGER_REPAIRED".equals(n.path("event_type").asText())) {
@@ -181,10 +185,10 @@ public final class HeadCheckpoint {
     claims.forEach(c -> wanted.add(c.entries()));
     Map<Long, String> out = new HashMap<>();
     long[] count = {0};
-    forEachLine(file, (line, n) -> {
+    forEachLine(file, (line, text) -> {
       count[0] = line;
       if (wanted.contains(line)) {
-        out.put(line, n.path("hash").asText(""));
+        out.put(line, parse(text).path("hash").asText(""));
       }
     });
     out.put(0L, Long.toString(count[0]));
@@ -192,10 +196,20 @@ public final class HeadCheckpoint {
   }
 
   private interface LineVisitor {
-    void visit(long line, JsonNode entry);
+    void visit(long line, String text);
   }
 
-  /** Every complete line (ending in a newline) of {@code file}, parsed; a line that does not parse is an empty object. */
+  /** A line parsed; one that is not a JSON object is an empty object (the chain check names it). */
+  private static JsonNode parse(String text) {
+    try {
+      JsonNode n = Json.MAPPER.readTree(text);
+      return n != null && n.isObject() ? n : Json.object();
+    } catch (IOException | RuntimeException e) {
+      return Json.object();
+    }
+  }
+
+  /** Every complete line (ending in a newline) of {@code file}, with its 1-based number. */
   private static void forEachLine(Path file, LineVisitor visitor) {
     try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       long size = Files.size(file);
@@ -208,13 +222,7 @@ public final class HeadCheckpoint {
           break; // the last line has no newline: not a complete entry
         }
         line++;
-        JsonNode n;
-        try {
-          n = Json.MAPPER.readTree(text);
-        } catch (IOException | RuntimeException e) {
-          n = null;
-        }
-        visitor.visit(line, n == null || !n.isObject() ? Json.object() : n);
+        visitor.visit(line, text);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);

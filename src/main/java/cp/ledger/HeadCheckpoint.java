@@ -121,9 +121,11 @@ public final class HeadCheckpoint {
         }
         JsonNode heads = meta.path(FIELD);
         if (heads.isObject()) {
-          heads.fields().forEachRemaining(h -> claims.computeIfAbsent(h.getKey(), k -> new ArrayList<>())
-              .add(new Claim(h.getKey(), h.getValue().path("entries").asLong(), h.getValue().path("hash").asText(),
-                  f.tierName(), n.path("entry_id").asText("line " + line), at)));
+          for (Map.Entry<String, JsonNode> h : heads.properties()) {
+            claims.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(new Claim(h.getKey(),
+                h.getValue().path("entries").asLong(), h.getValue().path("hash").asText(), f.tierName(),
+                n.path("entry_id").asText("line " + line), at));
+          }
         }
       });
     }

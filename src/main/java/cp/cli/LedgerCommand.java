@@ -1,5 +1,7 @@
 package cp.cli;
 
+import cp.ledger.ChainKey;
+import cp.ledger.HeadCheckpoint;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
@@ -94,7 +96,8 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "verify", mixinStandardHelpOptions = true,
-      description = "Verify the hash chain of every ledger under CP_HOME (exit 1 and the first bad line on tampering).")
+      description = "Verify the hash chain of every ledger under CP_HOME and the heads each records of the others"
+          + " (exit 1 and the first bad line on tampering; KEY lines: a keyed chain needs CP_LEDGER_HMAC_KEY).")
   static final class Verify extends CliCommand implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
@@ -105,15 +108,22 @@ final class LedgerCommand extends CliCommand implements Runnable {
           out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
           return Cpctl.OK;
         }
+        String keyed = config().ledgers().key()
+            .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         for (var e : all) {
           VerifyResult r = e.getValue().verify();
           String rel = ledgers.layout().relative(e.getKey().path());
           if (r.ok()) {
-            out().printf("OK    %-12s %s  (%d entries)%n", e.getKey().label(), rel, r.entries());
+            out().printf("OK    %-12s %s  (%d entries%s)%n", e.getKey().label(), rel, r.entries(), keyed);
           } else {
             failures++;
-            out().printf("FAIL  %-12s %s  line %d: %s%n", e.getKey().label(), rel, r.firstBadLine(), r.reason());
+            out().printf("%-5s %-12s %s  line %d: %s%n", r.keyProblem() ? "KEY" : "FAIL", e.getKey().label(), rel,
+                r.firstBadLine(), r.reason());
           }
+        }
+        for (HeadCheckpoint.Finding f : ledgers.crossCheck()) {
+          failures++;
+          out().printf("FAIL  %-12s %s%n", f.file() == null ? "?" : f.file().label(), f.message());
         }
       }
       return failures == 0 ? Cpctl.OK : Cpctl.FAILED;
@@ -121,7 +131,9 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "repair", mixinStandardHelpOptions = true,
-      description = "Move a broken chain's bad lines (from the first bad one) to a quarantine file and reopen it for appends.")
+      description = "Move a broken chain's bad lines (from the first bad one) to a quarantine file and reopen it for"
+          + " appends; for a ledger that is intact but missing, shorter or rewritten compared with a head recorded in"
+          + " another ledger, record the loss with a LEDGER_REPAIRED entry.")
   static final class Repair extends CliCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
     String tier;
@@ -132,10 +144,21 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       try (Ledgers ledgers = openLedgers(config())) {
-        Ledger l = named(ledgers, tier, agentClass).orElseThrow(() -> new IllegalArgumentException(
-            "there is no " + tier + " ledger under " + ledgers.layout().root()));
+        Tier t = Tier.parse(tier);
+        String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
+            : agentClass.toUpperCase(Locale.ROOT)) : null;
+        java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
+        Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
+            .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
+        Ledger l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
+            .orElseThrow(() -> new IllegalArgumentException("there is no " + tier + " ledger under "
+                + ledgers.layout().root()));
         var q = l.repair();
-        if (q.isEmpty()) {
+        if (q.isEmpty() && loss.isPresent()) {
+          l.write(HeadCheckpoint.lossRecord(loss.get()));
+          out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
+              + loss.get().firstBadLine() + " (nothing to quarantine)");
+        } else if (q.isEmpty()) {
           out().println("intact: " + ledgers.layout().relative(l.path()) + " needs no repair");
         } else {
           out().println("repaired: " + ledgers.layout().relative(l.path()) + "; the bad lines are kept in "

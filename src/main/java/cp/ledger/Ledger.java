@@ -42,8 +42,13 @@ import org.slf4j.LoggerFactory;
  * process up on lines they appended before it reads or writes. A torn final line (a crash in
  * the middle of a write) is repaired under that lock when the file is opened or caught up:
  * completed if it is an intact entry that only lacks its newline, otherwise cut off and kept in
- * a {@code .torn-*} file. A chain that is broken anywhere else is never extended: writes fail
- * with {@link LedgerCorruptException} until {@link #repair()} quarantines the bad lines.
+ * a {@code .torn-*} file. A cut final line that the head counts was acknowledged, so it is
+ * damage, not a torn write: it stays in place and the chain counts as broken. A chain that is
+ * broken anywhere else is never extended: writes fail with {@link LedgerCorruptException} until
+ * {@link #repair()} quarantines the bad lines.
+ *
+ * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
+ * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
  */
 public final class Ledger implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
@@ -64,6 +69,10 @@ public final class Ledger implements AutoCloseable {
   private String lastHash;
   private VerifyResult broken;
   private LedgerHead headAtOpen;
+  /** The keyed-chain state of the lines read so far (see {@link ChainKey}). */
+  private KeyedChain keyed = new KeyedChain();
+  /** The last head this process knows to be intact, for other ledgers' checkpoints ({@link HeadCheckpoint}). */
+  private volatile LedgerHead published;
   private int refs;
   private volatile boolean dirty;
   /** The end of the last complete line this process wrote or read (for the group commit). */
@@ -143,12 +152,15 @@ public final class Ledger implements AutoCloseable {
     lines = 0;
     lastHash = ChainCodec.GENESIS;
     broken = null;
+    keyed = new KeyedChain();
     headAtOpen = LedgerHead.read(path);
     scanFrom(0);
     checkHeadLength();
+    checkKey();
     if (broken == null && (headAtOpen == null || headAtOpen.entries() != lines)) {
       writeHead();
     }
+    publish();
   }
 
   /** Reads complete lines from {@code start}, indexing and checking each; repairs a torn tail. */
@@ -195,9 +207,9 @@ public final class Ledger implements AutoCloseable {
 
   private void consume(long offset, byte[] data, int off, int len) {
     lines++;
-    ChainCodec.Checked c = ChainCodec.check(data, off, len, lastHash);
-    if (c.error() != null && broken == null) {
-      broken = VerifyResult.bad(lines - 1, lines, c.error());
+    ChainCodec.Checked c = ChainCodec.check(data, off, len, lastHash, options.key());
+    if (broken == null) {
+      broken = keyed.accept(c, lines);
     }
     if (broken == null && headAtOpen != null && headAtOpen.entries() == lines
         && !headAtOpen.lastHash().equals(c.hash())) {
@@ -214,8 +226,19 @@ public final class Ledger implements AutoCloseable {
   }
 
   private void repairTornTail(long start, byte[] tail) throws IOException {
-    ChainCodec.Checked c = ChainCodec.check(tail, 0, tail.length, lastHash);
-    if (c.error() == null && broken == null) {
+    if (broken != null) {
+      // A broken chain keeps all of its bytes as evidence; repair() quarantines them explicitly.
+      return;
+    }
+    ChainCodec.Checked c = ChainCodec.check(tail, 0, tail.length, lastHash, options.key());
+    VerifyResult cutAcknowledged = c.error() == null ? null : cutAcknowledgedLine(tail.length);
+    if (cutAcknowledged != null) {
+      broken = cutAcknowledged;
+      LOG.warn("ledger {}: line {} is cut short but .head acknowledged it; appends are refused until"
+          + " 'cpctl ledger repair'", path, lines + 1);
+      return;
+    }
+    if (c.error() == null) {
       writeFully(channel, new byte[] {'\n'}, start + tail.length);
       consume(start, tail, 0, tail.length);
       knownEnd = start + tail.length + 1;
@@ -226,10 +249,6 @@ public final class Ledger implements AutoCloseable {
       channel.truncate(start);
       channel.force(true);
       knownEnd = start;
-      if (headAtOpen != null && headAtOpen.entries() == lines + 1) {
-        // The head counted the entry whose write tore: that entry is what was cut, not a deletion.
-        headAtOpen = null;
-      }
       LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {})", path, tail.length, start, saved);
     }
     if (broken == null) {
@@ -252,6 +271,8 @@ public final class Ledger implements AutoCloseable {
     }
     headAtOpen = null;
     scanFrom(knownEnd);
+    checkKey();
+    publish();
   }
 
   // ---------------------------------------------------------------- write
@@ -263,7 +284,8 @@ public final class Ledger implements AutoCloseable {
    * @throws LedgerCorruptException when the chain is broken
    */
   public String write(LedgerEntry entry) {
-    String id = locked("append to", () -> appendLocked(entry));
+    LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
+    String id = locked("append to", () -> appendLocked(withHeads));
     if (options.durability() == Durability.FSYNC_EACH) {
       awaitDurable(writtenEnd);
     }
@@ -318,6 +340,11 @@ public final class Ledger implements AutoCloseable {
     if (existing != null) {
       return existing;
     }
+    if (keyed.needsMarker(options.key(), lines, entry)) {
+      appendLocked(KeyedChain.marker(path, options.key(), lines, lastHash));
+      LOG.warn("ledger {}: keyed from line {} on ({} key id {}); the {} entries before it were written without a key",
+          path, lines, ChainKey.VARIABLE, options.key().id(), lines - 1);
+    }
     String id = entry.entryId();
     if (id != null && index.containsId(id)) {
       throw new LedgerException("ledger " + path + " already holds entry_id " + id + "; entry ids are unique");
@@ -330,8 +357,8 @@ public final class Ledger implements AutoCloseable {
     }
     String timestamp = entry.timestamp() != null ? entry.timestamp()
         : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-    ObjectNode node = entry.toAppendJson(id, timestamp, lastHash);
-    String hash = ChainCodec.hashOf(node);
+    ObjectNode node = entry.toAppendJson(id, timestamp, lastHash, options.key());
+    String hash = ChainCodec.hashOf(node, options.key());
     node.put("hash", hash);
     byte[] line = ChainCodec.line(node);
     try {
@@ -356,6 +383,7 @@ public final class Ledger implements AutoCloseable {
     writtenEnd = knownEnd;
     lines++;
     lastHash = hash;
+    keyed.appended(options.key() != null, lines);
     writeHead();
     if (options.durability() == Durability.BATCHED) {
       dirty = true;
@@ -395,7 +423,25 @@ public final class Ledger implements AutoCloseable {
   }
 
   private void writeHead() throws IOException {
-    new LedgerHead(lines, lastHash).write(headChannel);
+    LedgerHead head = new LedgerHead(lines, lastHash);
+    head.write(headChannel);
+    published = head;
+  }
+
+  /** Makes the current head visible to other ledgers' checkpoints when the chain is intact. */
+  private void publish() {
+    if (broken == null) {
+      published = new LedgerHead(lines, lastHash);
+    }
+  }
+
+  /** The last intact head of the ledger at {@code path} if it is open in this JVM, else null. */
+  static LedgerHead publishedHead(Path path) {
+    Ledger l;
+    synchronized (OPEN) {
+      l = OPEN.get(path.toAbsolutePath().normalize());
+    }
+    return l == null ? null : l.published;
   }
 
   // ---------------------------------------------------------------- read
@@ -484,9 +530,33 @@ public final class Ledger implements AutoCloseable {
   private void scanVerifyOnly() throws IOException {
     byte[] tail = scanLines(0);
     if (tail.length > 0 && broken == null) {
-      broken = VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write)");
+      VerifyResult cut = cutAcknowledgedLine(tail.length);
+      broken = cut != null ? cut
+          : VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write)");
     }
     checkHeadLength();
+    checkKey();
+  }
+
+  /**
+   * A final line without its newline that the head counts was acknowledged to a writer: it was
+   * complete once, so its being cut is damage or tampering, not a torn write, and it is not
+   * moved aside. Null when the head does not count it (a write that tore before it was acknowledged).
+   */
+  private VerifyResult cutAcknowledgedLine(int tailBytes) {
+    if (headAtOpen == null || headAtOpen.entries() <= lines) {
+      return null;
+    }
+    return VerifyResult.bad(lines, lines + 1, "line " + (lines + 1) + " is cut short (" + tailBytes
+        + " bytes, no newline) but was acknowledged by .head (length " + headAtOpen.entries() + " entries, hash "
+        + headAtOpen.lastHash() + "): acknowledged data was damaged or tampered with, not a torn write");
+  }
+
+  /** After a full scan: a keyed chain read without a key, or with a key on a chain that has none. */
+  private void checkKey() {
+    if (broken == null) {
+      broken = keyed.afterScan(options.key(), lines);
+    }
   }
 
   /** A head that counts more entries than the file holds means the tail was deleted. */
@@ -516,8 +586,13 @@ public final class Ledger implements AutoCloseable {
   public Optional<Path> repair() {
     Optional<Path> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
-      if (bad.ok()) {
+      if (bad.ok() || bad.kind() == VerifyResult.Kind.UNKEYED) {
+        // Not keyed yet is not damage: the next append with the key adopts the ledger (KeyedChain).
         return Optional.<Path>empty();
+      }
+      if (bad.keyProblem()) {
+        // Without the right key nothing can be told apart from tampering, so nothing is moved.
+        throw new LedgerException("cannot repair " + path + ": " + bad.reason() + "; nothing was changed");
       }
       long cutAt = offsetOfLine(bad.firstBadLine());
       long size = channel.size();
@@ -556,6 +631,12 @@ public final class Ledger implements AutoCloseable {
     probe.lastHash = ChainCodec.GENESIS;
     probe.headAtOpen = LedgerHead.read(path);
     probe.scanVerifyOnly();
+    if (probe.broken == null) {
+      VerifyResult unkeyed = probe.keyed.unkeyedUnderKey(options.key(), probe.lines);
+      if (unkeyed != null) {
+        return unkeyed;
+      }
+    }
     return probe.broken != null ? probe.broken : VerifyResult.ok(probe.lines);
   }
 

@@ -9,8 +9,10 @@ public final class LedgerCorruptException extends LedgerException {
   private final VerifyResult result;
 
   public LedgerCorruptException(String file, VerifyResult result) {
-    super(file + " is corrupt at line " + result.firstBadLine() + ": " + result.reason()
-        + "; appends are refused until it is inspected ('cpctl ledger verify') and repaired ('cpctl ledger repair')");
+    super(result.keyProblem()
+        ? file + " cannot be extended: " + result.reason() + "; appends are refused until then"
+        : file + " is corrupt at line " + result.firstBadLine() + ": " + result.reason()
+            + "; appends are refused until it is inspected ('cpctl ledger verify') and repaired ('cpctl ledger repair')");
     this.result = result;
   }
 

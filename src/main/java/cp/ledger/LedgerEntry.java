@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * <p>The fields are those of the seeds' LedgerEntry ({@code entry_id}, {@code timestamp},
  * {@code event_type}, {@code submission_id}, {@code decision}, {@code reason},
- * {@code metadata}) plus the chain ({@code prev_hash}, {@code hash}) and an optional
- * {@code idempotency_key}. An entry built by a caller has no id, timestamp or hashes; the
+ * {@code metadata}) plus the chain ({@code prev_hash}, {@code hash}, and on a keyed chain
+ * {@code chain} and {@code key_id}, see {@link ChainKey}) and an optional {@code idempotency_key}. An entry built by a caller has no id, timestamp or hashes; the
  * ledger fills them in when it writes. Metadata is deep-copied on the way in and out, so an
  * entry cannot change after it is built.
  */
@@ -26,6 +26,8 @@ public final class LedgerEntry {
   private final String idempotencyKey;
   private final String prevHash;
   private final String hash;
+  private final String chain;
+  private final String keyId;
 
   private LedgerEntry(Builder b) {
     this.entryId = b.entryId;
@@ -41,6 +43,8 @@ public final class LedgerEntry {
     this.idempotencyKey = b.idempotencyKey;
     this.prevHash = b.prevHash;
     this.hash = b.hash;
+    this.chain = b.chain;
+    this.keyId = b.keyId;
   }
 
   public static Builder builder(String eventType) {
@@ -50,7 +54,7 @@ public final class LedgerEntry {
   public Builder toBuilder() {
     return new Builder().entryId(entryId).timestamp(timestamp).eventType(eventType)
         .submissionId(submissionId).decision(decision).reason(reason).metadata(metadata)
-        .idempotencyKey(idempotencyKey).prevHash(prevHash).hash(hash);
+        .idempotencyKey(idempotencyKey).prevHash(prevHash).hash(hash).chain(chain).keyId(keyId);
   }
 
   public String entryId() { return entryId; }
@@ -62,6 +66,10 @@ public final class LedgerEntry {
   public String idempotencyKey() { return idempotencyKey; }
   public String prevHash() { return prevHash; }
   public String hash() { return hash; }
+  /** {@code hmac-sha256} when the hash is keyed ({@link ChainKey}), null for a plain SHA-256 chain. */
+  public String chain() { return chain; }
+  /** The id of the key a keyed entry was written with, or null. */
+  public String keyId() { return keyId; }
 
   /** A copy of the metadata. */
   public ObjectNode metadata() {
@@ -109,6 +117,8 @@ public final class LedgerEntry {
     n.put("reason", reason);
     n.set("metadata", metadata.deepCopy());
     putIfNotNull(n, "idempotency_key", idempotencyKey);
+    putIfNotNull(n, "chain", chain);
+    putIfNotNull(n, "key_id", keyId);
     putIfNotNull(n, "prev_hash", prevHash);
     if (withHash) {
       putIfNotNull(n, "hash", hash);
@@ -121,7 +131,7 @@ public final class LedgerEntry {
    * without the hash. The node shares this entry's metadata instead of copying it: the ledger
    * only reads it (hashes and writes it) and then drops it.
    */
-  ObjectNode toAppendJson(String id, String at, String prev) {
+  ObjectNode toAppendJson(String id, String at, String prev, ChainKey key) {
     ObjectNode n = Json.object();
     n.put("entry_id", id);
     n.put("timestamp", at);
@@ -131,6 +141,10 @@ public final class LedgerEntry {
     n.put("reason", reason);
     n.set("metadata", metadata);
     putIfNotNull(n, "idempotency_key", idempotencyKey);
+    if (key != null) {
+      n.put("chain", ChainKey.ALGORITHM);
+      n.put("key_id", key.id());
+    }
     n.put("prev_hash", prev);
     return n;
   }
@@ -161,6 +175,8 @@ public final class LedgerEntry {
         .idempotencyKey(Json.text(n, "idempotency_key", null))
         .prevHash(Json.text(n, "prev_hash", null))
         .hash(Json.text(n, "hash", null))
+        .chain(Json.text(n, "chain", null))
+        .keyId(Json.text(n, "key_id", null))
         .build();
   }
 
@@ -191,6 +207,8 @@ public final class LedgerEntry {
     private String idempotencyKey;
     private String prevHash;
     private String hash;
+    private String chain;
+    private String keyId;
 
     public Builder entryId(String v) { entryId = v; return this; }
     public Builder timestamp(String v) { timestamp = v; return this; }
@@ -203,6 +221,8 @@ public final class LedgerEntry {
     public Builder idempotencyKey(String v) { idempotencyKey = v; return this; }
     Builder prevHash(String v) { prevHash = v; return this; }
     Builder hash(String v) { hash = v; return this; }
+    Builder chain(String v) { chain = v; return this; }
+    Builder keyId(String v) { keyId = v; return this; }
 
     public LedgerEntry build() {
       return new LedgerEntry(this);

@@ -8,8 +8,9 @@ import java.util.Objects;
  *
  * @param durability when appends are forced to disk
  * @param batchInterval the flush period under {@link Durability#BATCHED}
+ * @param key the chain key ({@code CP_LEDGER_HMAC_KEY}), or null for an unkeyed SHA-256 chain
  */
-public record LedgerOptions(Durability durability, Duration batchInterval) {
+public record LedgerOptions(Durability durability, Duration batchInterval, ChainKey key) {
   /** Long enough to group a turn's writes, short enough to bound a power-loss window. */
   public static final Duration DEFAULT_BATCH_INTERVAL = Duration.ofMillis(50);
 
@@ -21,7 +22,16 @@ public record LedgerOptions(Durability durability, Duration batchInterval) {
     }
   }
 
+  public LedgerOptions(Durability durability, Duration batchInterval) {
+    this(durability, batchInterval, null);
+  }
+
   public static LedgerOptions of(Durability durability) {
     return new LedgerOptions(durability, DEFAULT_BATCH_INTERVAL);
+  }
+
+  /** The same options with a chain key (null: unkeyed). */
+  public LedgerOptions withKey(ChainKey chainKey) {
+    return new LedgerOptions(durability, batchInterval, chainKey);
   }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
  * entry. The other tiers default to batched: a killed process loses nothing either way, and a
  * power loss can drop at most one batch interval of trace entries that Temporal's history
  * can rebuild. {@code CP_LEDGER_DURABILITY} sets every tier; {@code CP_LEDGER_DURABILITY_HOT}
- * (HO1, HO2, HO3) sets one; {@code CP_LEDGER_BATCH_MS} sets the batch interval.
+ * (HO1, HO2, HO3) sets one; {@code CP_LEDGER_BATCH_MS} sets the batch interval;
+ * {@code CP_LEDGER_HMAC_KEY} keys every tier's chain ({@link ChainKey}).
  */
 public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
   public static final Durability DEFAULT_HOT = Durability.FSYNC_EACH;
@@ -46,12 +47,13 @@ public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
         throw new IllegalArgumentException("CP_LEDGER_BATCH_MS='" + batchMs + "' is not a number of milliseconds");
       }
     }
+    ChainKey key = ChainKey.fromEnv(env).orElse(null);
     Map<Tier, LedgerOptions> m = new EnumMap<>(Tier.class);
     for (Tier t : Tier.values()) {
       Durability d = t == Tier.HOT ? DEFAULT_HOT : DEFAULT_OTHERS;
       d = parse(env, "CP_LEDGER_DURABILITY", d);
       d = parse(env, "CP_LEDGER_DURABILITY_" + t.name().toUpperCase(Locale.ROOT), d);
-      m.put(t, new LedgerOptions(d, batch));
+      m.put(t, new LedgerOptions(d, batch, key));
     }
     return new LedgerSettings(m);
   }
@@ -70,5 +72,10 @@ public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
 
   public LedgerOptions options(Tier tier) {
     return perTier.get(tier);
+  }
+
+  /** The chain key every tier uses, if {@code CP_LEDGER_HMAC_KEY} is set. */
+  public java.util.Optional<ChainKey> key() {
+    return java.util.Optional.ofNullable(perTier.get(Tier.HOT).key());
   }
 }

@@ -71,6 +71,14 @@ public final class Ledgers implements AutoCloseable {
     return out;
   }
 
+  /**
+   * The plane-wide check {@code verify} adds to each ledger's own: every ledger that is missing,
+   * shorter, or rewritten compared with a head recorded for it in another ledger ({@link HeadCheckpoint}).
+   */
+  public List<HeadCheckpoint.Finding> crossCheck() {
+    return HeadCheckpoint.crossCheck(layout);
+  }
+
   @Override
   public void close() {
     for (Ledger l : open.values()) {

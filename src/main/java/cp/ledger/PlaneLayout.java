@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -67,6 +68,11 @@ public final class PlaneLayout {
     public String label() {
       return agentClass == null ? tier.wireName() : tier.wireName() + "/" + agentClass;
     }
+
+    /** The tier in upper case, with the agent class for HO2 ({@code HOT}, {@code HO2/ADMIN}). */
+    public String tierName() {
+      return agentClass == null ? tier.name() : tier.name() + "/" + agentClass;
+    }
   }
 
   /** Every ledger file present under the root, HOT first. */
@@ -97,6 +103,42 @@ public final class PlaneLayout {
       }
     }
     return out;
+  }
+
+  /**
+   * The plane root and tier of a ledger file, when {@code ledger} has the shape of one of a
+   * plane's ledgers ({@code <root>/HOT/ledger/governance.jsonl} and so on); empty otherwise.
+   */
+  public static Optional<LedgerFile> fileOf(Path ledger) {
+    Path p = ledger.toAbsolutePath().normalize();
+    String name = String.valueOf(p.getFileName());
+    Path dir = p.getParent();
+    for (Tier tier : Tier.values()) {
+      Path tierDir = tier == Tier.HO2 ? parent(dir) : dir;
+      String agentClass = tier == Tier.HO2 && dir != null ? String.valueOf(dir.getFileName()) : null;
+      if (tierDir == null || !"ledger".equals(String.valueOf(tierDir.getFileName())) || tierDir.getParent() == null
+          || !tier.name().equals(String.valueOf(tierDir.getParent().getFileName()))) {
+        continue;
+      }
+      if (agentClass != null && !AGENT_CLASS.matcher(agentClass).matches()) {
+        continue;
+      }
+      Path root = tierDir.getParent().getParent();
+      if (root != null && new PlaneLayout(root).ledgerPath(tier, agentClass).getFileName().toString().equals(name)) {
+        return Optional.of(new LedgerFile(tier, agentClass, p));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The plane root a ledger file of {@link #fileOf} lies under. */
+  public static Path rootOf(LedgerFile f) {
+    Path tierDir = f.tier() == Tier.HO2 ? f.path().getParent().getParent().getParent() : f.path().getParent().getParent();
+    return tierDir.getParent();
+  }
+
+  private static Path parent(Path p) {
+    return p == null ? null : p.getParent();
   }
 
   /** The path relative to the root, for messages. */

@@ -280,6 +280,9 @@ public record PlaneConfig(
     for (var t : cp.ledger.Tier.values()) {
       rows.add(new String[] {"ledger " + t.wireName(), ledgers.options(t).durability().name().toLowerCase()});
     }
+    rows.add(new String[] {"ledger chain", ledgers.key().map(k -> "keyed: HMAC-SHA256, " + cp.ledger.ChainKey.VARIABLE
+        + " " + Secret.MASK + " (key id " + k.id() + ")").orElse("unkeyed: SHA-256 (set " + cp.ledger.ChainKey.VARIABLE
+        + " to key it)")});
     rows.add(new String[] {"TEMPORAL_ADDRESS", embedded() ? "(unset: embedded in-process service)" : temporalAddress});
     rows.add(new String[] {"TEMPORAL_NAMESPACE", namespace});
     rows.add(new String[] {"TEMPORAL_API_KEY", temporalApiKey.toString()});

@@ -108,6 +108,12 @@ public final class Bench {
         QUEUE + "-gateway")))) {
       measures.addAll(new GatewayBench(runtime, fast, o).run());
     }
+    step("P2c: gateway route() vs raw OkHttp, the server closing every connection after its response");
+    try (FakeAnthropicServer closing = FakeAnthropicServer.startClosing(o.gatewayLatency(), o.toolRound());
+        PlaneRuntime runtime = PlaneRuntime.open(PlaneConfig.fromEnv(env(o.home().resolve("gateway-closing"),
+            closing, QUEUE + "-gateway-closing")))) {
+      measures.addAll(new GatewayBench(runtime, closing, o, true).run());
+    }
   }
 
   private Map<String, String> env(Path home, FakeAnthropicServer fake, String queue) {

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * request exactly {@code latency} after it arrived, whatever its own work took.
  *
  * <p>It listens on 127.0.0.1 on a free port, one thread per request in flight, so a hundred
- * concurrent sessions are served in parallel as a real provider would serve them.
+ * concurrent sessions are served in parallel as a real provider would serve them. The one
+ * {@linkplain #startClosing started closing} closes every connection after its response, as an
+ * HTTP/1.0 server or a proxy does, without a {@code Connection: close} header.
  */
 public final class FakeAnthropicServer implements AutoCloseable {
   static final String PATH = "/v1/messages";
@@ -35,6 +37,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
   static final int HTTP_BAD_REQUEST = 400;
 
   private final HttpServer server;
+  private final SocketHttpServer closing;
   private final ExecutorService pool;
   private final Duration latency;
   private final FakeReplies replies;
@@ -42,9 +45,28 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
   private FakeAnthropicServer(HttpServer server, ExecutorService pool, Duration latency, boolean toolRound) {
     this.server = server;
+    this.closing = null;
     this.pool = pool;
     this.latency = latency;
     this.replies = new FakeReplies(toolRound);
+  }
+
+  private FakeAnthropicServer(Duration latency, boolean toolRound) throws IOException {
+    this.server = null;
+    this.pool = null;
+    this.latency = latency;
+    this.replies = new FakeReplies(toolRound);
+    this.closing = SocketHttpServer.start(SocketHttpServer.Connections.closing(), (body, n) -> {
+      long arrived = System.nanoTime();
+      Answer a = answer(body);
+      sleepUntil(arrived + latency.toNanos());
+      return SocketHttpServer.Reply.json(a.status(), a.body());
+    });
+  }
+
+  /** Like {@link #start}, but every connection is closed after its response. */
+  public static FakeAnthropicServer startClosing(Duration latency, boolean toolRound) throws IOException {
+    return new FakeAnthropicServer(latency, toolRound);
   }
 
   /** Starts a server answering after {@code latency}; with {@code toolRound}, synthesize uses one tool first. */
@@ -65,7 +87,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
   /** The base URL to give the provider (ANTHROPIC_BASE_URL). */
   public URI baseUrl() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    return closing != null ? closing.baseUrl() : URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   public URI messagesUrl() {
@@ -84,23 +106,26 @@ public final class FakeAnthropicServer implements AutoCloseable {
       try (InputStream in = ex.getRequestBody()) {
         body = in.readAllBytes();
       }
-      lastBody = body;
-      int status = HTTP_OK;
-      byte[] reply;
-      try {
-        JsonNode request = Json.MAPPER.readTree(body);
-        reply = Json.write(replies.reply(request, body.length)).getBytes(StandardCharsets.UTF_8);
-      } catch (IOException | RuntimeException e) {
-        status = HTTP_BAD_REQUEST;
-        reply = ("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bench fake: "
-            + e.getClass().getSimpleName() + "\"}}").getBytes(StandardCharsets.UTF_8);
-      }
+      Answer a = answer(body);
       sleepUntil(arrived + latency.toNanos());
       ex.getResponseHeaders().add("content-type", "application/json");
-      ex.sendResponseHeaders(status, reply.length);
+      ex.sendResponseHeaders(a.status(), a.body().length);
       try (OutputStream out = ex.getResponseBody()) {
-        out.write(reply);
+        out.write(a.body());
       }
+    }
+  }
+
+  private record Answer(int status, byte[] body) {}
+
+  private Answer answer(byte[] body) {
+    lastBody = body;
+    try {
+      JsonNode request = Json.MAPPER.readTree(body);
+      return new Answer(HTTP_OK, Json.write(replies.reply(request, body.length)).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return new Answer(HTTP_BAD_REQUEST, ("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+          + "\"message\":\"bench fake: " + e.getClass().getSimpleName() + "\"}}").getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -118,6 +143,10 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closing != null) {
+      closing.close();
+      return;
+    }
     server.stop(0);
     pool.shutdownNow();
   }

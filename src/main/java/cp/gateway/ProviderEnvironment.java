@@ -24,6 +24,7 @@ public final class ProviderEnvironment {
   public static final String OPENAI_BASE_URL = "OPENAI_BASE_URL";
   public static final String CP_HTTP_CONNECT_TIMEOUT_MS = "CP_HTTP_CONNECT_TIMEOUT_MS";
   public static final String CP_HTTP_READ_TIMEOUT_MS = "CP_HTTP_READ_TIMEOUT_MS";
+  public static final String CP_HTTP_MAX_REPLY_BYTES = "CP_HTTP_MAX_REPLY_BYTES";
 
   private final Map<String, String> env;
 
@@ -84,5 +85,27 @@ public final class ProviderEnvironment {
     }
     throw new ProviderConfigException(name, name + "='" + value.get()
         + "' is not a positive whole number of milliseconds: e.g. " + name + "=" + fallback.toMillis());
+  }
+
+  /** A whole number of bytes within {@code 1..ceiling}, or {@code fallback} when unset. */
+  public long bytes(String name, long fallback, long ceiling, String whyCeiling) {
+    Optional<String> value = get(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    long n;
+    try {
+      n = Long.parseLong(value.get());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1) {
+      throw new ProviderConfigException(name, name + "='" + value.get()
+          + "' is not a positive whole number of bytes: e.g. " + name + "=" + fallback);
+    }
+    if (n > ceiling) {
+      throw new ProviderConfigException(name, name + "=" + n + " is over " + ceiling + " bytes: " + whyCeiling);
+    }
+    return n;
   }
 }

@@ -32,6 +32,11 @@ public enum ProviderErrorKind {
   REQUEST_TOO_LARGE(false),
   /** Spend limit, credit balance or quota exhausted, whatever the status; add credit. */
   QUOTA_EXCEEDED(false),
+  /**
+   * A 2xx reply longer than {@code CP_HTTP_MAX_REPLY_BYTES}: it was generated and paid for, so
+   * sending the request again would pay for the same reply again; it is not read further.
+   */
+  REPLY_TOO_LARGE(false),
   /** Any other status (a redirect, 409, 418, ...): nothing suggests a retry would help. */
   UNEXPECTED_STATUS(false);
 

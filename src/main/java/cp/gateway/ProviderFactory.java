@@ -105,6 +105,9 @@ public final class ProviderFactory {
         e.get(ProviderEnvironment.CP_MODEL).orElse(defaultModel),
         e.millis(ProviderEnvironment.CP_HTTP_CONNECT_TIMEOUT_MS, ProviderSettings.DEFAULT_CONNECT_TIMEOUT),
         e.millis(ProviderEnvironment.CP_HTTP_READ_TIMEOUT_MS, ProviderSettings.DEFAULT_READ_TIMEOUT),
-        ProviderSettings.DEFAULT_ANTHROPIC_VERSION);
+        ProviderSettings.DEFAULT_ANTHROPIC_VERSION,
+        e.bytes(ProviderEnvironment.CP_HTTP_MAX_REPLY_BYTES, ProviderSettings.DEFAULT_MAX_REPLY_BYTES,
+            ProviderSettings.MAX_REPLY_BYTES_CEILING, "an LLM round's result carries the reply twice and Temporal"
+                + " refuses a payload over 2 MiB, so a larger reply could never reach the workflow"));
   }
 }

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param connectTimeout TCP + TLS setup
  * @param readTimeout longest silence while waiting for the response (also the write timeout)
  * @param anthropicVersion value of the {@code anthropic-version} header (ignored by OpenAI)
+ * @param maxReplyBytes the longest response body read (decoded bytes); a longer 2xx reply fails
+ *     as {@link ProviderErrorKind#REPLY_TOO_LARGE}, at most {@link #MAX_REPLY_BYTES_CEILING}
  */
 public record ProviderSettings(
     URI baseUrl,
@@ -26,7 +28,8 @@ public record ProviderSettings(
     String defaultModel,
     Duration connectTimeout,
     Duration readTimeout,
-    String anthropicVersion) {
+    String anthropicVersion,
+    long maxReplyBytes) {
 
   /** The Anthropic public API; the SDKs use the same default. */
   public static final URI DEFAULT_ANTHROPIC_BASE_URL = URI.create("https://api.anthropic.com");
@@ -46,6 +49,21 @@ public record ProviderSettings(
    * this must cover the slowest generation we accept, not network latency.
    */
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+  /**
+   * The highest reply size that can cross into workflow history. An LLM round returns its
+   * reply's text twice (the text, and the output parsed from it) in one activity result, and
+   * Temporal refuses a payload over 2 MiB (the server's default {@code limit.blobSize.error})
+   * and a gRPC message over 4 MiB: a 4 MB reply made an 8.4 MB result that the worker could not
+   * report, so the service timed the activity out. Half of 2 MiB, less room for the rest of the
+   * result.
+   */
+  public static final long MAX_REPLY_BYTES_CEILING = 1024L * 1024 - 64 * 1024;
+  /**
+   * 512 KiB: four times the largest reply a current model can produce (64k output tokens at
+   * about 4 bytes each is about 256 KB of JSON), and a round result of at most about 1 MiB,
+   * half of what Temporal accepts.
+   */
+  public static final long DEFAULT_MAX_REPLY_BYTES = 512L * 1024;
 
   public ProviderSettings {
     Objects.requireNonNull(baseUrl, "baseUrl");
@@ -63,6 +81,16 @@ public record ProviderSettings(
     }
     requirePositive(connectTimeout, "connectTimeout");
     requirePositive(readTimeout, "readTimeout");
+    if (maxReplyBytes < 1 || maxReplyBytes > MAX_REPLY_BYTES_CEILING) {
+      throw new IllegalArgumentException("maxReplyBytes must be within 1.." + MAX_REPLY_BYTES_CEILING + ", was "
+          + maxReplyBytes);
+    }
+  }
+
+  /** Settings with the default reply limit, {@link #DEFAULT_MAX_REPLY_BYTES}. */
+  public ProviderSettings(URI baseUrl, Secret apiKey, String defaultModel, Duration connectTimeout,
+      Duration readTimeout, String anthropicVersion) {
+    this(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, DEFAULT_MAX_REPLY_BYTES);
   }
 
   /** Anthropic defaults with the given key. */
@@ -83,15 +111,20 @@ public record ProviderSettings(
   }
 
   public ProviderSettings withBaseUrl(URI url) {
-    return new ProviderSettings(url, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion);
+    return new ProviderSettings(url, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
+        maxReplyBytes);
   }
 
   public ProviderSettings withDefaultModel(String model) {
-    return new ProviderSettings(baseUrl, apiKey, model, connectTimeout, readTimeout, anthropicVersion);
+    return new ProviderSettings(baseUrl, apiKey, model, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes);
   }
 
   public ProviderSettings withTimeouts(Duration connect, Duration read) {
-    return new ProviderSettings(baseUrl, apiKey, defaultModel, connect, read, anthropicVersion);
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connect, read, anthropicVersion, maxReplyBytes);
+  }
+
+  public ProviderSettings withMaxReplyBytes(long bytes) {
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, bytes);
   }
 
   private static void requirePositive(Duration d, String name) {

@@ -43,5 +43,7 @@ class BenchSmokeTest {
       assertTrue(file.contains("| " + id + " | "), id + " missing from\n" + file);
     }
     assertTrue(progress.toString(StandardCharsets.UTF_8).contains("bench: P1"), "progress is reported");
+    assertTrue(file.contains("| P2 | " + GatewayBench.CLOSING_WHAT + " |"),
+        "the P2 variant against a server closing every connection ran (its route() calls all succeeded)\n" + file);
   }
 }

@@ -150,6 +150,23 @@ class ProviderFactoryTest {
   }
 
   @Test
+  void maxReplyBytes_defaultsTo512KiB_isRead_andBadOrTooHighValuesNameTheVariable() {
+    assertEquals(512 * 1024, ProviderFactory.select(Map.of("ANTHROPIC_API_KEY", KEY)).settings().orElseThrow()
+        .maxReplyBytes());
+    assertEquals(100_000, ProviderFactory.select(Map.of("ANTHROPIC_API_KEY", KEY, "CP_HTTP_MAX_REPLY_BYTES", "100000"))
+        .settings().orElseThrow().maxReplyBytes());
+    assertConfigError("CP_HTTP_MAX_REPLY_BYTES", "CP_HTTP_MAX_REPLY_BYTES='8MB' is not a positive whole number of"
+        + " bytes: e.g. CP_HTTP_MAX_REPLY_BYTES=524288",
+        Map.of("ANTHROPIC_API_KEY", KEY, "CP_HTTP_MAX_REPLY_BYTES", "8MB"));
+    assertConfigError("CP_HTTP_MAX_REPLY_BYTES", null, Map.of("ANTHROPIC_API_KEY", KEY, "CP_HTTP_MAX_REPLY_BYTES", "0"));
+    ProviderConfigException high = assertConfigError("CP_HTTP_MAX_REPLY_BYTES", null,
+        Map.of("CP_PROVIDER", "openai", "OPENAI_BASE_URL", "http://localhost:8000/v1",
+            "CP_HTTP_MAX_REPLY_BYTES", String.valueOf(8 * 1024 * 1024)));
+    assertTrue(high.getMessage().contains("is over 983040 bytes") && high.getMessage().contains("2 MiB"),
+        high.getMessage());
+  }
+
+  @Test
   void keyWithLineBreak_isRejectedWithoutQuotingIt() {
     ProviderConfigException e = assertConfigError("ANTHROPIC_API_KEY", null,
         Map.of("ANTHROPIC_API_KEY", "sk-ant-SECRETPART\nsecond-line"));

@@ -24,7 +24,8 @@ final class ListeningSockets {
       if (!Files.exists(p)) {
         continue;
       }
-      for (String line : Files.readAllLines(p).subList(1, Files.readAllLines(p).size())) {
+      List<String> rows = Files.readAllLines(p);
+      for (String line : rows.subList(1, rows.size())) {
         String[] f = line.trim().split("\\s+");
         String[] local = f[1].split(":");
         if (LISTEN.equals(f[3]) && Integer.parseInt(local[1], 16) == port) {

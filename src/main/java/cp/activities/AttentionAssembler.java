@@ -27,6 +27,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,6 +52,8 @@ public final class AttentionAssembler {
   static final String FIRST_USER_TEXT = "/prompt/messages/0/content/0/text";
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
+  /** The HO1m event a work order's execution ends with; attention shows it as one summary line. */
+  static final String WO_COMPLETED = "WO_COMPLETED";
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -62,7 +65,18 @@ public final class AttentionAssembler {
     this.clock = clock;
   }
 
-  record Fragment(String section, String timestamp, String text, boolean conversation) {}
+  /**
+   * What a fragment is, in the order trimming gives them up: a work-order execution line is a
+   * summary of entries still in HO1m, an event may explain what went wrong, and a turn is the
+   * conversation the answer must continue.
+   */
+  enum Kind { EXECUTION, EVENT, TURN }
+
+  record Fragment(String section, String timestamp, String text, Kind kind) {
+    boolean conversation() {
+      return kind == Kind.TURN;
+    }
+  }
 
   public AttentionResult assemble(AttentionRequest req, String idempotencyKey) {
     Optional<AttentionResult> done = recorded(req, idempotencyKey);
@@ -116,8 +130,10 @@ public final class AttentionAssembler {
         } else {
           String session = c.sessionOnly() ? req.sessionId() : null;
           for (LedgerEntry e : ledger.get().query(new LedgerQuery(c.eventType(), session, null, limit(c)))) {
-            fragments.add(new Fragment(stage.stage() + " (" + tier.get().wireName() + ")", e.timestamp(),
-                eventLine(e), false));
+            String section = stage.stage() + " (" + tier.get().wireName() + ")";
+            fragments.add(tier.get() == Tier.HO1 && WO_COMPLETED.equals(e.eventType())
+                ? new Fragment(section, e.timestamp(), executionLine(ledger.get(), e), Kind.EXECUTION)
+                : new Fragment(section, e.timestamp(), eventLine(e), Kind.EVENT));
           }
         }
       } else if (stage.type() == StageType.STRUCTURING) {
@@ -204,9 +220,10 @@ public final class AttentionAssembler {
     for (Map.Entry<Integer, LedgerEntry> t : turns) {
       LedgerEntry e = t.getValue();
       String key = String.format("%06d", t.getKey());
-      out.add(new Fragment(section, key, "[turn " + t.getKey() + "] User: " + cut(userInput(e), MAX_MESSAGE_CHARS), true));
+      out.add(new Fragment(section, key, "[turn " + t.getKey() + "] User: " + cut(userInput(e), MAX_MESSAGE_CHARS),
+          Kind.TURN));
       out.add(new Fragment(section, key, "[turn " + t.getKey() + "] Assistant: " + cut(answerText(e), MAX_MESSAGE_CHARS),
-          true));
+          Kind.TURN));
     }
     return out;
   }
@@ -249,7 +266,52 @@ public final class AttentionAssembler {
   }
 
   /**
-   * Keeps the context within budget: drops the oldest events first, then the oldest turns, a
+   * One work order's execution, compactly: its id, type and contract, the tools it called (from
+   * its TOOL_CALL entries, by name and count) and what it cost. Never its output or its tools'
+   * results: those are transcripts, and the answer's words are already in the conversation.
+   */
+  private static String executionLine(Ledger ho1, LedgerEntry completed) {
+    String wo = completed.workOrderId();
+    Map<String, Integer> tools = new LinkedHashMap<>();
+    if (wo != null) {
+      for (LedgerEntry call : ho1.query(LedgerQuery.workOrder(wo).withEventType("TOOL_CALL"))) {
+        tools.merge(String.valueOf(call.metaText("tool_id")), 1, Integer::sum);
+      }
+    }
+    StringBuilder sb = new StringBuilder("- ").append(completed.timestamp()).append(' ').append(WO_COMPLETED)
+        .append(' ').append(wo == null ? "(no work order id)" : wo);
+    String type = completed.metaText("wo_type");
+    if (type != null) {
+      sb.append(' ').append(type);
+    }
+    String contract = completed.metaText("contract_id");
+    if (contract != null) {
+      sb.append(" (").append(contract).append(')');
+    }
+    sb.append(": ");
+    if (tools.isEmpty()) {
+      sb.append("no tools");
+    } else {
+      sb.append("tools ");
+      String sep = "";
+      for (Map.Entry<String, Integer> t : tools.entrySet()) {
+        sb.append(sep).append(t.getKey()).append(t.getValue() > 1 ? " x" + t.getValue() : "");
+        sep = ", ";
+      }
+    }
+    JsonNode cost = completed.meta("cost");
+    if (cost != null && cost.isObject()) {
+      int calls = cost.path("llm_calls").asInt();
+      sb.append("; ").append(calls).append(calls == 1 ? " LLM call, " : " LLM calls, ")
+          .append(cost.path("input_tokens").asLong()).append(" in / ").append(cost.path("output_tokens").asLong())
+          .append(" out tokens, $").append(String.format(Locale.ROOT, "%.4f", cost.path("cost").asDouble()));
+    }
+    return cut(sb.toString(), MAX_EVENT_CHARS);
+  }
+
+  /**
+   * Keeps the context within budget: drops the work-order execution lines first (oldest first),
+   * then the oldest events, then the oldest turns, a
    * turn whole (its user message and its answer together: half a turn would misquote the
    * conversation). The budget is measured on the rendered text, section headings included, so
    * the recorded {@code tokens} never exceed it.
@@ -269,9 +331,10 @@ public final class AttentionAssembler {
     }
     boolean trimmed = false;
     while (TokenEstimate.ofChars(chars) > maxTokens && !fragments.isEmpty()) {
-      Fragment victim = fragments.stream().filter(f -> !f.conversation())
-          .min(Comparator.comparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
-          .orElse(fragments.get(0));
+      Fragment victim = fragments.stream()
+          .min(Comparator.comparing(Fragment::kind)
+              .thenComparing(Fragment::timestamp, Comparator.nullsFirst(Comparator.naturalOrder())))
+          .orElseThrow();
       List<Fragment> dropped = victim.conversation()
           ? fragments.stream().filter(f -> f.conversation() && f.section().equals(victim.section())
               && Objects.equals(f.timestamp(), victim.timestamp())).toList()

@@ -26,14 +26,15 @@ import picocli.CommandLine.Option;
 final class ChatCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
   /** How often the progress display asks the turn which step it is in. */
   static final long PROGRESS_POLL_MS = 150;
-  /** How long Ctrl-C waits to end the session cleanly before the process exits. */
-  static final long SHUTDOWN_END_WAIT_MS = 3_000;
 
   @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT). Default: ${DEFAULT-VALUE}.")
   String agent;
 
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
+
+  /** The turn being run (0 at the prompt), for what Ctrl-C says. */
+  private volatile int runningTurn;
 
   @Override
   public Integer call() throws Exception {
@@ -48,7 +49,8 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";
       AtomicBoolean ended = new AtomicBoolean();
-      Thread hook = new Thread(() -> endQuietly(plane, sid, ended), "cpctl-chat-shutdown");
+      Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), sid, ended, () -> runningTurn, err()),
+          "cpctl-chat-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       if (interactive) {
         out.println("Control Plane chat: agent " + agentClass + ", session " + sid + ", provider "
@@ -98,6 +100,16 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive)
       throws InterruptedException {
     int turn = plane.client.state(sid).turns() + 1;
+    runningTurn = turn;
+    try {
+      awaitTurn(plane, sid, text, turn, out, interactive);
+    } finally {
+      runningTurn = 0;
+    }
+  }
+
+  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive)
+      throws InterruptedException {
     CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text));
     Progress progress = new Progress(err(), interactive);
     String childId = WorkOrderIds.turnWorkflow(sid, turn);
@@ -126,17 +138,6 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       return plane.connection.client().newWorkflowStub(TurnWorkflow.class, childId).progress();
     } catch (RuntimeException e) {
       return "starting";
-    }
-  }
-
-  private static void endQuietly(CliPlane plane, String sid, AtomicBoolean ended) {
-    if (!ended.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      CompletableFuture.runAsync(() -> plane.client.end(sid)).get(SHUTDOWN_END_WAIT_MS, TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      // The process is exiting; the ledgers are consistent whether or not SESSION_END made it.
     }
   }
 

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,6 +59,11 @@ public final class Cpctl implements Runnable {
 
   /** Runs cpctl with explicit environment and streams (tests call this in-process). */
   public static int run(String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err) {
+    Optional<String> badLevel = LogLevel.problem(env);
+    if (badLevel.isPresent()) {
+      err.println("cpctl: " + badLevel.get());
+      return BAD_INPUT;
+    }
     Cpctl root = new Cpctl(env, in, out, err);
     CommandLine cl = new CommandLine(root);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));

@@ -54,7 +54,17 @@ public final class Catalog {
    * @throws CatalogException listing every problem of every file, one per line
    */
   public static Catalog load(ResourceSource source) {
-    return new CatalogLoader(source).load();
+    return load(source, CatalogRequirements.NONE);
+  }
+
+  /**
+   * Like {@link #load(ResourceSource)}, and also refuses a catalog that lacks what the running
+   * code needs: a contract its workflows plan under, or a tool its workers implement.
+   *
+   * @throws CatalogException listing every problem of every file, one per line
+   */
+  public static Catalog load(ResourceSource source, CatalogRequirements requirements) {
+    return new CatalogLoader(source, requirements).load();
   }
 
   /**

@@ -17,10 +17,12 @@ import java.util.TreeSet;
 final class CatalogChecks {
   private final SchemaValidator validator;
   private final Problems problems;
+  private final CatalogRequirements requirements;
 
-  CatalogChecks(SchemaValidator validator, Problems problems) {
+  CatalogChecks(SchemaValidator validator, Problems problems, CatalogRequirements requirements) {
     this.validator = validator;
     this.problems = problems;
+    this.requirements = requirements;
   }
 
   void contract(Loaded<PromptContract> loaded) {
@@ -87,6 +89,10 @@ final class CatalogChecks {
       if (earlier != null) {
         problems.add(file, "tools[" + i + "].tool_id", "duplicate tool '" + tool.toolId() + "' (also tools[" + earlier + "])");
       }
+      if (!requirements.toolIds().isEmpty() && !requirements.toolIds().contains(tool.toolId())) {
+        problems.add(file, "tools[" + i + "].tool_id", "unknown tool '" + tool.toolId() + "' (known: "
+            + String.join(", ", requirements.toolIds()) + ")");
+      }
       problems.addAll(file, "tools[" + i + "].parameters", validator.schemaProblems(tool.parameters()));
     }
     globs(file, "permissions.read", a.permissions().read());
@@ -150,6 +156,19 @@ final class CatalogChecks {
     if (queries > t.budget().maxQueries()) {
       problems.add(file, "budget.max_queries", "the pipeline has " + queries + " ledger_query stages, more than max_queries "
           + t.budget().maxQueries());
+    }
+  }
+
+  /**
+   * Every contract the requirements name is loaded. A contract whose file exists but is invalid
+   * ({@code seen}) is already reported at its file, so it is not reported again here.
+   */
+  void requiredContracts(Set<String> loaded, Set<String> seen) {
+    List<String> missing = requirements.contractIds().stream().filter(id -> !seen.contains(id)).toList();
+    for (String id : missing) {
+      problems.add(ArtifactKind.CONTRACT.directory() + "/", "contract_id", "no contract " + id + ", which "
+          + requirements.contractsNeededBy() + " plans work orders under (required: "
+          + String.join(", ", requirements.contractIds()) + "; found: " + String.join(", ", new TreeSet<>(loaded)) + ")");
     }
   }
 

@@ -34,12 +34,13 @@ final class CatalogLoader {
   private final ResourceSource source;
   private final SchemaValidator validator = new SchemaValidator();
   private final Problems problems = new Problems();
-  private final CatalogChecks checks = new CatalogChecks(validator, problems);
+  private final CatalogChecks checks;
   /** Ids seen in parseable files, valid or not: a reference to a broken file is not reported twice. */
   private final Map<ArtifactKind, Set<String>> seenIds = new EnumMap<>(ArtifactKind.class);
 
-  CatalogLoader(ResourceSource source) {
+  CatalogLoader(ResourceSource source, CatalogRequirements requirements) {
     this.source = source;
+    this.checks = new CatalogChecks(validator, problems, requirements);
   }
 
   Catalog load() {
@@ -62,6 +63,7 @@ final class CatalogLoader {
     }
     uniqueAgentIds(agents);
     crossCheck(contracts, packs, agents, templates);
+    checks.requiredContracts(contracts.keySet(), seenIds.get(ArtifactKind.CONTRACT));
     if (!problems.isEmpty()) {
       throw new CatalogException(source.description(), problems.lines());
     }

@@ -1,6 +1,7 @@
 package cp.worker;
 
 import cp.contracts.Catalog;
+import cp.contracts.CatalogRequirements;
 import cp.contracts.ResourceSource;
 import cp.gateway.CircuitBreakerConfig;
 import cp.gateway.Pricing;
@@ -10,7 +11,9 @@ import cp.gateway.ProviderSelection;
 import cp.gateway.ProviderType;
 import cp.gateway.Secret;
 import cp.ledger.LedgerSettings;
+import cp.tools.BuiltinTools;
 import cp.worker.codec.PayloadKey;
+import cp.workflows.ContractIds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +55,14 @@ public record PlaneConfig(
   static final Pricing ANTHROPIC_DEFAULT_PRICING = new Pricing(3.0, 15.0);
   static final Pricing OPENAI_DEFAULT_PRICING = new Pricing(0.15, 0.60);
 
+  /**
+   * What this plane's code needs from a catalog: the contracts its workflows plan under and only
+   * the built-in tools. The product's own catalog meets them (ShippedCatalogTest); a
+   * CP_RESOURCES_DIR is checked against them at load.
+   */
+  public static final CatalogRequirements CATALOG_REQUIREMENTS =
+      new CatalogRequirements(ContractIds.PLANNED, "the turn workflow", BuiltinTools.IDS);
+
   /** TLS for a real Temporal cluster: client certificate and key, and an optional CA. */
   public record TlsSettings(boolean enabled, Path cert, Path key, Path ca, String serverName) {
     public static final TlsSettings OFF = new TlsSettings(false, null, null, null, null);
@@ -74,7 +85,7 @@ public record PlaneConfig(
    * @throws cp.contracts.CatalogException naming every bad file and field
    */
   public Catalog loadCatalog() {
-    return resourcesDir.isEmpty() ? Catalog.loadDefault() : Catalog.load(catalogSource());
+    return resourcesDir.isEmpty() ? Catalog.loadDefault() : Catalog.load(catalogSource(), CATALOG_REQUIREMENTS);
   }
 
   /**

@@ -288,7 +288,8 @@ class AttentionAssemblerTest {
 
   // ------------------------------------------------------------------ horizontal scan, priority probe
 
-  // Seed 001 Q4: horizontal_scan reads recent HO2m (all sessions for ADMIN) and HO1m (WO_FAILED only).
+  // Seed 001 Q4: horizontal_scan reads recent HO2m (all sessions for ADMIN) and HO1m (failures with their
+  // reasons; completions as one summary line each, without their reason or output).
   @Test
   void horizontalScan_readsTheMostRecentHo2mEntriesAndHo1mFailures() {
     Ledger ho2 = ledgers.ho2("ADMIN");
@@ -306,9 +307,90 @@ class AttentionAssemblerTest {
     assertFalse(ctx.contains("ho2 event 1\n"), ctx);
     assertFalse(ctx.contains("ho2 event 2\n"), ctx);
     assertTrue(ctx.contains("## recent_wo_failures (ho1)\n- " + ts(30) + " WO_FAILED OK: a failed work order\n"), ctx);
+    assertTrue(ctx.contains("## recent_wo_executions (ho1)\n- " + ts(31) + " WO_COMPLETED "), ctx);
     assertFalse(ctx.contains("a completed work order"), ctx);
-    assertEquals(11, r.fragmentCount());
+    assertEquals(12, r.fragmentCount());
     assertTrue(ctx.indexOf("ho2 event 3") < ctx.indexOf("ho2 event 12"), "chronological within a section");
+  }
+
+  /** A WO_COMPLETED as HO1's finish step writes it: type, contract, cost and the whole output. */
+  void completion(String sid, int turn, int seq, String woType, String contract, long in, long out, int llmCalls,
+      int toolCalls, double cost, String output, int second) {
+    String woId = WorkOrderIds.workOrder(sid, turn, seq);
+    ObjectNode m = Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sid).put("wo_type", woType)
+        .put("contract_id", contract).put("completed_at", ts(second));
+    m.set("cost", Json.tree(new cp.model.WoCost(in, out, 0, llmCalls, toolCalls, cost)));
+    m.set("output_result", Json.object().put("response_text", output));
+    ledgers.ho1().write(LedgerEntry.builder("WO_COMPLETED").submissionId(woId).decision("COMPLETED")
+        .reason("executing -> completed").metadata(m).timestamp(ts(second)).build());
+  }
+
+  /** A TOOL_CALL as HO1 writes it, with the tool's whole result. */
+  void toolCall(String sid, int turn, int seq, String tool, String result, int second) {
+    String woId = WorkOrderIds.workOrder(sid, turn, seq);
+    ObjectNode m = Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sid).put("round", 1)
+        .put("tool_id", tool).put("tool_use_id", "toolu_" + second).put("status", "ok").put("result", result);
+    ledgers.ho1().write(LedgerEntry.builder("TOOL_CALL").submissionId(woId).decision("OK").reason(tool + " ok")
+        .metadata(m).timestamp(ts(second)).build());
+  }
+
+  // Issue 11 item 5 (seed 001 Q4: the horizontal scan reads recent HO1m): a completed work order is one
+  // compact line (id, type, the tools it used, tokens and cost), never its output or its tools' results.
+  @Test
+  void horizontalScan_summarizesRecentWorkOrderExecutions_withToolsAndCost_withoutTranscripts() {
+    completion(SID, 1, 1, "classify", ContractIds.CLASSIFY, 3000, 40, 1, 0, 0.0, "classifier words", 1);
+    toolCall(SID, 1, 2, "list_packages", "PRC-CLASSIFY-001 sha256 deadbeef", 2);
+    toolCall(SID, 1, 2, "read_file", "the file's secret text", 3);
+    toolCall(SID, 1, 2, "list_packages", "PRC-CLASSIFY-001 sha256 deadbeef", 4);
+    completion(SID, 1, 2, "synthesize", ContractIds.SYNTHESIZE, 5893, 182, 3, 3, 0.0123, "the answer's words", 5);
+    AttentionResult r = admin(2);
+    String ctx = context("ADMIN", r);
+    assertTrue(ctx.contains("## recent_wo_executions (ho1)\n"), ctx);
+    String wo1 = WorkOrderIds.workOrder(SID, 1, 1);
+    String wo2 = WorkOrderIds.workOrder(SID, 1, 2);
+    assertTrue(ctx.contains("- " + ts(1) + " WO_COMPLETED " + wo1 + " classify (" + ContractIds.CLASSIFY
+        + "): no tools; 1 LLM call, 3000 in / 40 out tokens, $0.0000\n"), ctx);
+    assertTrue(ctx.contains("- " + ts(5) + " WO_COMPLETED " + wo2 + " synthesize (" + ContractIds.SYNTHESIZE
+        + "): tools list_packages x2, read_file; 3 LLM calls, 5893 in / 182 out tokens, $0.0123\n"), ctx);
+    for (String transcript : List.of("classifier words", "the answer's words", "deadbeef", "secret text",
+        "response_text", "executing -> completed")) {
+      assertFalse(ctx.contains(transcript), "no transcript text (" + transcript + "): " + ctx);
+    }
+  }
+
+  // Issue 11 item 5: the execution lines respect the budget and are the first to go when it is short,
+  // even when they are newer than every other event.
+  @Test
+  void maxContextTokens_dropsTheWorkOrderExecutionLinesFirst() {
+    turnsAndEvents();
+    for (int i = 1; i <= 6; i++) {
+      completion(SID, 4, i, "synthesize", ContractIds.SYNTHESIZE, 100 * i, 10, 1, 0, 0.0, "words", 20 + i);
+    }
+    ObjectNode full = template("ATT-WOX-001", List.of(tiers("hot", "ho2", "ho1"), conversation(),
+        query("recent_events", "ho2", null, 10, "all"), query("recent_wo_executions", "ho1", "WO_COMPLETED", 10, "all"),
+        halt(0)), 100_000, 5, 5_000, "return_partial", "proceed_empty");
+    Catalog all = TestCatalogs.shippedPlus(catalogDir, full);
+    AttentionResult untrimmed = assembler(all).assemble(request("ADMIN", "ATT-WOX-001", 5), "k-all");
+    String whole = context("ADMIN", untrimmed);
+    assertEquals(6, whole.split(" WO_COMPLETED ", -1).length - 1, whole);
+    assertFalse(untrimmed.partial());
+    long budget = untrimmed.tokens() - 40;
+    ObjectNode tight = full.deepCopy().put("template_id", "ATT-WOX-002");
+    ((ObjectNode) tight.get("budget")).put("max_context_tokens", budget);
+    Catalog c = TestCatalogs.shippedPlus(catalogDir, tight);
+    AttentionResult r = assembler(c).assemble(request("ADMIN", "ATT-WOX-002", 5), "k-tight");
+    String ctx = context("ADMIN", r);
+    assertTrue(r.partial());
+    assertTrue(r.tokens() <= budget, "max_context_tokens " + budget + ", got " + r.tokens());
+    for (int i = 1; i <= 5; i++) {
+      assertTrue(ctx.contains("WO_PLANNED OK: event " + i + "\n"), "older HO2 events stay while executions go: " + ctx);
+    }
+    for (int t = 1; t <= 4; t++) {
+      assertTrue(ctx.contains("[turn " + t + "] User: question " + t + "\n"), ctx);
+    }
+    int left = ctx.split(" WO_COMPLETED ", -1).length - 1;
+    assertTrue(left < 6, ctx);
+    assertFalse(ctx.contains(WorkOrderIds.workOrder(SID, 4, 1) + " "), "the oldest execution goes first: " + ctx);
   }
 
   // Seed 001 Q4 + Q6: recency "session" scopes the scan; RESIDENT reads only its own HO2 ledger.
@@ -330,7 +412,7 @@ class AttentionAssemblerTest {
   void priorityProbe_withNoHo3Ledger_addsNoFragmentsAndNoError() {
     AttentionResult r = admin(1);
     assertEquals(0, r.fragmentCount());
-    assertEquals(4, r.queries(), "every ledger_query stage of ATT-ADMIN-001 ran");
+    assertEquals(5, r.queries(), "every ledger_query stage of ATT-ADMIN-001 ran");
     assertFalse(r.partial());
     assertFalse(context("ADMIN", r).contains("north_stars"));
     assertFalse(Files.exists(ledgers.layout().ledgerPath(Tier.HO3, null)), "the probe must not create HO3m");
@@ -556,7 +638,7 @@ class AttentionAssemblerTest {
     assertEquals(3, r.fragmentCount());
     assertEquals(TokenEstimate.ofChars(ctx.length()), e.meta("tokens").asLong());
     assertEquals(r.tokens(), e.meta("tokens").asLong());
-    assertEquals(4, e.meta("queries").asInt());
+    assertEquals(5, e.meta("queries").asInt());
     assertEquals(r.queries(), e.meta("queries").asInt());
     assertEquals(SID, e.sessionId());
     assertEquals(2, e.meta("turn").asInt());

@@ -32,15 +32,30 @@ final class CpctlProcesses implements AutoCloseable {
   /** A stream in a failure message shows at most this much of its end. */
   static final int SHOWN_CHARS = 3000;
 
-  private final Path jar;
+  /** What starts cpctl after the JVM options: {@code -jar target/control-plane.jar}, or the test classpath. */
+  private final List<String> launcher;
   private final Path dir;
   private final List<Cli> started = new CopyOnWriteArrayList<>();
   private Supplier<String> context = () -> "";
 
   CpctlProcesses(Path dir) {
-    this.jar = Path.of(System.getProperty("cp.jar", "target/control-plane.jar")).toAbsolutePath();
+    Path jar = Path.of(System.getProperty("cp.jar", "target/control-plane.jar")).toAbsolutePath();
     assertTrue(Files.isRegularFile(jar), "no " + jar + ": run 'mvn verify' (the package phase builds it)");
+    this.launcher = List.of("-jar", jar.toString());
     this.dir = dir;
+  }
+
+  private CpctlProcesses(Path dir, List<String> launcher) {
+    this.launcher = List.copyOf(launcher);
+    this.dir = dir;
+  }
+
+  /**
+   * cpctl processes started from this test JVM's own classpath ({@code cp.cli.Cpctl} as the main
+   * class): real separate JVMs for unit tests that need signals or sockets, without the jar.
+   */
+  static CpctlProcesses onClasspath(Path dir) {
+    return new CpctlProcesses(dir, List.of("-cp", System.getProperty("java.class.path"), Cpctl.class.getName()));
   }
 
   /** Extra lines for failure messages (e.g. what the fake model saw). */
@@ -109,6 +124,18 @@ final class CpctlProcesses implements AutoCloseable {
       fail(name + " did not print '" + text + "' within " + STEP_TIMEOUT + "\n" + describeAll());
     }
 
+    /** Sends {@code signal} (e.g. "INT", what Ctrl-C in a terminal sends) to the process itself, not its children. */
+    void signal(String signal) throws IOException, InterruptedException {
+      Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start();
+      assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " " + process.pid());
+    }
+
+    /** Writes {@code text} to the process's stdin (only for {@link #startInteractive}). */
+    void type(String text) throws IOException {
+      process.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    }
+
     /** SIGKILL, as a crash or an OOM killer would; returns once the process is gone. */
     void kill() throws InterruptedException {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -130,11 +157,19 @@ final class CpctlProcesses implements AutoCloseable {
 
   /** Starts {@code cpctl args...} with exactly {@code env} (nothing of the developer's CP_, TEMPORAL_ or key variables). */
   Cli start(String name, Map<String, String> env, String... args) throws IOException {
+    return start(name, false, env, args);
+  }
+
+  /** Like {@link #start}, with stdin a pipe the test writes to ({@link Cli#type}) and that stays open. */
+  Cli startInteractive(String name, Map<String, String> env, String... args) throws IOException {
+    return start(name, true, env, args);
+  }
+
+  private Cli start(String name, boolean interactive, Map<String, String> env, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(CHILD_JVM_OPTIONS);
-    cmd.add("-jar");
-    cmd.add(jar.toString());
+    cmd.addAll(launcher);
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("CP_") || k.startsWith("TEMPORAL_")
@@ -142,8 +177,10 @@ final class CpctlProcesses implements AutoCloseable {
     pb.environment().putAll(env);
     Path out = dir.resolve(name + ".out");
     Path err = dir.resolve(name + ".err");
-    Path in = Files.writeString(dir.resolve(name + ".in"), "");
-    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(in.toFile());
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    if (!interactive) {
+      pb.redirectInput(Files.writeString(dir.resolve(name + ".in"), "").toFile());
+    }
     Cli cli = new Cli(name, pb.start(), out, err);
     started.add(cli);
     return cli;

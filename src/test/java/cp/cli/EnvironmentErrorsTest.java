@@ -121,6 +121,30 @@ class EnvironmentErrorsTest {
     assertTrue(r.err().contains("TEMPORAL_ADDRESS") && r.err().contains("host:port"), r::describe);
   }
 
+  // Issue 11 item 8: CP_LOG_LEVEL=LOUD was accepted silently (logback fell back to DEBUG).
+  @Test
+  void aLogLevelThatIsNotOne_isRefusedInOneLineByEveryCommand() {
+    for (String[] args : new String[][] {{"config"}, {"ledger", "verify"}, {"chat"}}) {
+      var e = env();
+      e.put("CP_LOG_LEVEL", "LOUD");
+      var r = runWithInput(e, "hello\n", args);
+      assertOneLineError(r, Cpctl.BAD_INPUT);
+      assertEquals("cpctl: CP_LOG_LEVEL: 'LOUD' is not a log level (use TRACE, DEBUG, INFO, WARN, ERROR)",
+          r.err().strip(), r::describe);
+      assertEquals("", r.out(), r::describe);
+    }
+  }
+
+  @Test
+  void aValidLogLevel_inAnyCase_isAccepted() {
+    for (String level : new String[] {"TRACE", "debug", "Info", "WARN", "error"}) {
+      var e = env();
+      e.put("CP_LOG_LEVEL", level);
+      var r = run(e, "config");
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+    }
+  }
+
   @Test
   void config_masksBothApiKeys() {
     String anthropicCanary = "sk-ant-CANARY-7f3a9c1e";

@@ -65,6 +65,54 @@ class ResourcesDirTest {
     assertNoStackTrace(r);
   }
 
+  // Issue 11 item 8: a directory without a contract the workflows plan under was accepted, and every turn
+  // then degraded. Refused at start-up, naming what is missing and where it belongs.
+  @Test
+  void aDirectoryWithoutPrcSynthesize_stopsWorkerAndChatAtStartUp_namingTheContract() throws Exception {
+    CatalogFixture.copyOfShipped(resources).delete("contracts/PRC-SYNTHESIZE-001.json");
+    Map<String, String> env = env();
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+    String expected = "contracts/: contract_id: no contract PRC-SYNTHESIZE-001, which the turn workflow plans work "
+        + "orders under (required: PRC-CLASSIFY-001, PRC-SYNTHESIZE-001, PRC-DEGRADED-001; found: PRC-CLASSIFY-001, "
+        + "PRC-DEGRADED-001, PRC-EXECUTE-001)";
+
+    var worker = run(env, "worker");
+    assertEquals(Cpctl.BAD_INPUT, worker.code(), worker::describe);
+    assertTrue(worker.err().contains(expected), () -> "expected '" + expected + "'\n" + worker.describe());
+    assertNoStackTrace(worker);
+
+    var chat = runWithInput(env(), "hello\n", "chat");
+    assertEquals(Cpctl.BAD_INPUT, chat.code(), chat::describe);
+    assertTrue(chat.err().contains(expected), chat::describe);
+    assertEquals("", chat.out(), "no session was started");
+    assertTrue(!Files.exists(home.resolve("HOT/ledger/governance.jsonl")), "nothing was written");
+  }
+
+  // Issue 11 item 8: an agent naming a tool no worker implements ('shell') was accepted, and every call to it
+  // failed. Refused at start-up naming the file, the field and the known tools.
+  @Test
+  void anAgentNamingAnUnknownTool_stopsWorkerAndChatAtStartUp_namingFileAndField() throws Exception {
+    CatalogFixture.copyOfShipped(resources).edit("agents/admin.json", a -> {
+      ObjectNode shell = ((com.fasterxml.jackson.databind.node.ArrayNode) a.get("tools")).addObject()
+          .put("tool_id", "shell").put("description", "Run a shell command.");
+      shell.putObject("parameters").put("type", "object");
+    });
+    Map<String, String> env = env();
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+    String expected = "agents/admin.json: tools[4].tool_id: unknown tool 'shell' "
+        + "(known: read_file, query_ledger, list_packages, gate_check)";
+
+    var worker = run(env, "worker");
+    assertEquals(Cpctl.BAD_INPUT, worker.code(), worker::describe);
+    assertTrue(worker.err().contains(expected), () -> "expected '" + expected + "'\n" + worker.describe());
+    assertNoStackTrace(worker);
+
+    var chat = runWithInput(env(), "hello\n", "chat");
+    assertEquals(Cpctl.BAD_INPUT, chat.code(), chat::describe);
+    assertTrue(chat.err().contains(expected), chat::describe);
+    assertEquals("", chat.out(), "no session was started");
+  }
+
   @Test
   void aMalformedAgent_stopsChatBeforeASessionStarts() {
     CatalogFixture.copyOfShipped(resources).edit("agents/resident.json", a -> a.remove("system_prompt"));

@@ -66,7 +66,7 @@ public final class CatalogFixture {
     return this;
   }
 
-  CatalogFixture delete(String name) {
+  public CatalogFixture delete(String name) {
     try {
       Files.delete(root.resolve(name));
     } catch (IOException e) {

@@ -279,7 +279,7 @@ class CatalogValidationTest {
     fixture.edit("attention/ATT-RESIDENT-001.json", t -> ((ObjectNode) t.at("/pipeline/2/config")).put("tier", "ho3"));
 
     assertEquals(List.of("attention/ATT-RESIDENT-001.json: pipeline[2].config.tier: 'ho3' is not among the tiers selected "
-        + "by select_tiers [hot, ho2]"), problems());
+        + "by select_tiers [hot, ho2, ho1]"), problems());
   }
 
   @Test

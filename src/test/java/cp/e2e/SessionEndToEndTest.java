@@ -97,4 +97,52 @@ class SessionEndToEndTest {
       assertEquals(1, attention.meta("prior_turns").asInt());
     }
   }
+  // Issue 11 item 5 (seed 001 Q4: the horizontal scan reads HO1m): the turn after a tool call sees that
+  // turn's work orders as compact execution lines (id, type, tools, tokens, cost), not their transcripts.
+  @Test
+  void aTurnAfterAToolCall_seesTheEarlierWorkOrderExecutionsAsCompactLines() {
+    PlaneConfig cfg = PlaneConfig.fromEnv(Map.of("CP_HOME", home.toString(), "CP_PROVIDER", "offline"));
+    try (PlaneRuntime rt = PlaneRuntime.open(cfg); TemporalConnection conn = TemporalConnection.open(cfg)) {
+      conn.ensureSearchAttributes();
+      TurnResult tool;
+      try (PlaneWorker w = PlaneWorker.start(conn, rt, "e2e")) {
+        ControlPlaneClient c = new ControlPlaneClient(conn.client(), cfg.worker().taskQueue(),
+            rt.catalog().agentClasses(), 0);
+        String sid = c.startSession("ADMIN");
+        tool = c.turn(sid, "what packages are installed?");
+        c.turn(sid, "hello");
+        c.end(sid);
+      }
+      assertEquals("list_packages", tool.toolCalls().get(0).toolName());
+      String synthWo = tool.woChainSummary().stream().filter(w -> w.woType().equals("synthesize"))
+          .map(w -> w.woId()).findFirst().orElseThrow();
+      Ledger ho1 = rt.ledgers().ho1();
+      LedgerEntry completed = ho1.byWorkOrder(synthWo).stream().filter(e -> e.eventType().equals("WO_COMPLETED"))
+          .findFirst().orElseThrow();
+      String toolResult = ho1.byEventType("TOOL_CALL").get(0).metaText("result");
+      String answer = completed.meta("output_result").path("response_text").asText();
+
+      String ctx = rt.ledgers().ho2("ADMIN").byEventType("ATTENTION_ASSEMBLED").get(1).metaText("context");
+      long in = completed.meta("cost").path("input_tokens").asLong();
+      long out = completed.meta("cost").path("output_tokens").asLong();
+      String line = " WO_COMPLETED " + synthWo + " synthesize (PRC-SYNTHESIZE-001): tools list_packages; ";
+      assertTrue(ctx.contains("## recent_wo_executions (ho1)\n"), ctx);
+      assertTrue(ctx.contains(line), "a compact line for turn 1's synthesize work order: " + ctx);
+      String rest = ctx.substring(ctx.indexOf(line) + line.length());
+      assertTrue(rest.matches("(?s)\\d+ LLM calls, " + in + " in / " + out + " out tokens, \\$0\\.0000\n.*"), rest);
+      // The tool's result (package ids with their SHA-256) and the answer are transcripts: no execution line
+      // carries them (the answer is in the conversation section, where it belongs).
+      int from = ctx.indexOf("## recent_wo_executions (ho1)\n");
+      int next = ctx.indexOf("\n## ", from + 1);
+      String executions = ctx.substring(from, next < 0 ? ctx.length() : next + 1);
+      String aHash = toolResult.replaceAll("(?s).*?\\b([0-9a-f]{64})\\b.*", "$1");
+      assertEquals(64, aHash.length(), toolResult);
+      assertFalse(executions.contains(aHash), "no tool result text in an execution line: " + executions);
+      assertFalse(executions.contains(answer.substring(0, Math.min(30, answer.length()))), executions);
+      assertFalse(ctx.contains("response_text"), ctx);
+      for (String l : executions.split("\n")) {
+        assertTrue(l.length() <= 300, "one compact line per work order: " + l);
+      }
+    }
+  }
 }

@@ -167,15 +167,20 @@ class OfflineProviderTest {
     assertTrue(text.startsWith("Goodbye!"), text);
   }
 
+  // Issue 11 item 7: an honest "I am the offline model; I can do X, Y, Z", not attention's internals.
   @Test
-  void synthesizeQuestion_echoesItAndReportsTheAssembledContext() {
+  void synthesizeQuestion_echoesIt_saysWhatTheOfflineModelCanDo_andHowManyTurnsItHas() {
     ObjectNode in = synthesizeInput("why is the sky blue?", "question");
-    in.putObject("assembled_context").put("text", "turn 1: user asked about HO2 budgets\nturn 2: hello").put("fragment_count", 2);
+    in.putObject("assembled_context").put("text", "## session_conversation\n[turn 1] User: about HO2 budgets\n"
+        + "[turn 1] Assistant: they nest\n[turn 2] User: hello\n[turn 2] Assistant: hi\n## recent_ho2_events (ho2)\n- x")
+        .put("fragment_count", 5);
     String text = json(send(request(SYNTHESIZE, in, adminTools()).build())).get("response_text").asText();
-    assertTrue(text.contains("why is the sky blue?"), text);
-    assertTrue(text.contains("2 fragments"), text);
-    assertTrue(text.contains("HO2 budgets"), text);
+    assertTrue(text.startsWith("You asked: \"why is the sky blue?\".\nI am the offline model"), text);
     assertTrue(text.contains("cannot"), text);
+    assertTrue(text.contains("\n- list the installed packages: \"what packages are installed?\""), text);
+    assertTrue(text.contains("\n- check the integrity gates: \"check the gates\""), text);
+    assertTrue(text.contains("I have this session's last 2 turns in context."), text);
+    assertFalse(text.contains("fragment") || text.contains("##"), text);
   }
 
   @Test

@@ -3,6 +3,7 @@ package cp.gateway.offline;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -27,6 +28,15 @@ public final class ReplyComposer {
       ToolTriggerRules.GATE_CHECK, "\"check the gates\"",
       ToolTriggerRules.QUERY_LEDGER, "\"show the last exchanges\"");
 
+  /** What each tool does, in the words of a person asking for it. */
+  private static final Map<String, String> CAN_DO = Map.of(
+      ToolTriggerRules.LIST_PACKAGES, "list the installed packages",
+      ToolTriggerRules.READ_FILE, "read a file under the plane root",
+      ToolTriggerRules.GATE_CHECK, "check the integrity gates",
+      ToolTriggerRules.QUERY_LEDGER, "show the last exchanges in the ledger");
+  /** How attention marks the user's line of an earlier turn in the assembled context. */
+  private static final Pattern EARLIER_TURN = Pattern.compile("(?m)^\\[turn \\d+\\] User: ");
+
   private ReplyComposer() {}
 
   /** What attention assembled for this turn: {@code assembled_context.text} and {@code fragment_count}. */
@@ -41,6 +51,11 @@ public final class ReplyComposer {
       String text = assembled.isTextual() ? assembled.asText() : assembled.path("text").asText("");
       int lines = (int) text.lines().filter(l -> !l.isBlank()).count();
       return new Context(text, assembled.path("fragment_count").asInt(lines));
+    }
+
+    /** How many earlier turns of the conversation the context holds. */
+    int earlierTurns() {
+      return (int) EARLIER_TURN.matcher(text).results().count();
     }
 
     String firstLine() {
@@ -65,24 +80,37 @@ public final class ReplyComposer {
   }
 
   /**
-   * An answer to a question or command the rules cannot act on: echoes it, says what the
-   * offline model can and cannot do, and reports the assembled context. {@code compact} drops
-   * the examples and the context quote (used when a quality-gate retry asks for a shorter text).
+   * An answer to a question or command the rules cannot act on: echoes it, says honestly that
+   * the offline model cannot answer it, lists what it can do (each tool with what to type) and
+   * how much of the conversation it has. {@code compact} names the tools on one line instead
+   * (used when a quality-gate retry asks for a shorter text).
    */
   public static String answer(String speechAct, String userInput, List<String> tools, Context context, boolean compact) {
     StringBuilder sb = new StringBuilder();
     String echo = LengthLimit.cut(userInput.strip(), MAX_ECHO_CHARS);
     if (!echo.isEmpty()) {
-      sb.append(SpeechActRules.COMMAND.equals(speechAct) ? "You asked me to: \"" : "You asked: \"").append(echo).append("\". ");
+      sb.append(SpeechActRules.COMMAND.equals(speechAct) ? "You asked me to: \"" : "You asked: \"").append(echo)
+          .append("\".\n");
     }
-    sb.append("I am the offline rule-based model, so I cannot reason about open questions or write new text. ");
-    sb.append(toolOffer(tools, !compact)).append(' ');
-    if (context.fragmentCount() == 0) {
-      sb.append("Attention found no earlier context for this turn.");
+    sb.append("I am the offline model: I answer by fixed rules, not with a language model, so I cannot answer open"
+        + " questions or write new text.");
+    if (tools.isEmpty()) {
+      sb.append("\nNo tools are available in this session, so I can only classify and acknowledge what you say.");
+    } else if (compact) {
+      sb.append("\nI can run this agent's tools: ").append(String.join(", ", tools)).append('.');
     } else {
-      sb.append("Attention found ").append(fragments(context.fragmentCount())).append(" of context for this turn");
-      String first = LengthLimit.cut(context.firstLine(), MAX_ECHO_CHARS);
-      sb.append(compact || first.isEmpty() ? "." : "; the first reads: \"" + first + "\".");
+      sb.append("\nWhat I can do here:");
+      for (String tool : tools) {
+        sb.append("\n- ").append(CAN_DO.getOrDefault(tool, "run " + tool));
+        if (EXAMPLES.containsKey(tool)) {
+          sb.append(": ").append(EXAMPLES.get(tool));
+        }
+      }
+    }
+    int turns = context.earlierTurns();
+    if (turns > 0) {
+      sb.append("\nI have this session's last ").append(turns).append(turns == 1 ? " turn" : " turns")
+          .append(" in context.");
     }
     return sb.append(' ').append(OFFLINE_MARKER).toString();
   }

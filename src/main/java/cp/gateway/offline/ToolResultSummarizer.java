@@ -1,11 +1,14 @@
 package cp.gateway.offline;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +32,16 @@ public final class ToolResultSummarizer {
   private static final List<String> ERROR_FIELDS = List.of("error", "message", "reason");
   private static final Pattern PASS = Pattern.compile("\\bpass(ed)?\\b|passed=true", Pattern.CASE_INSENSITIVE);
   private static final Pattern FAIL = Pattern.compile("\\bfail(ed|ure)?\\b|passed=false", Pattern.CASE_INSENSITIVE);
+  /** A SHA-256 in hex, alone or as {@code sha256:<hex>}. */
+  private static final Pattern SHA256 = Pattern.compile("\\b(sha256:)?[0-9a-f]{64}\\b");
+  /** Our work-order ids carry the turn: {@code WO-<session hex>-<turn>-<seq>}. */
+  private static final Pattern WORK_ORDER = Pattern.compile("WO-[0-9a-f]+-(\\d{4,})-\\d{2,}");
+  /** list_packages' lines: kind, id, version, file (then the SHA-256). */
+  private static final int CATALOG_LINE_FIELDS = 4;
+  /** "2026-11-23T15:53:23": the date and the time to the second. */
+  private static final int TIMESTAMP_TO_SECONDS = 19;
+  /** An entry's reason in a summary line, cut after a whole word. */
+  private static final int MAX_REASON_CHARS = 80;
 
   private ToolResultSummarizer() {}
 
@@ -38,19 +51,49 @@ public final class ToolResultSummarizer {
       return "I could not " + action(r) + ": " + LengthLimit.cut(errorText(r.content()), MAX_ERROR_CHARS);
     }
     return switch (r.toolName()) {
-      case ToolTriggerRules.LIST_PACKAGES -> packages(items(r.content()));
+      case ToolTriggerRules.LIST_PACKAGES -> packages(items(r.content()).stream().map(ToolResultSummarizer::withoutHashes)
+          .filter(i -> !i.isEmpty()).toList());
       case ToolTriggerRules.READ_FILE -> file(Json.text(r.input(), "path", "the file"), payloadText(r.content()));
       case ToolTriggerRules.GATE_CHECK -> gates(Json.text(r.input(), "gate", ToolTriggerRules.ALL_GATES), items(r.content()));
-      case ToolTriggerRules.QUERY_LEDGER -> ledger(items(r.content()));
+      case ToolTriggerRules.QUERY_LEDGER -> ledger(entries(r.content()));
       default -> other(r.toolName(), items(r.content()));
     };
   }
 
+  /**
+   * The packages as a short list. list_packages' own lines ({@code kind id version file}, the
+   * SHA-256 already dropped) are grouped by kind, each named by id and version; other shapes are
+   * named in one sentence.
+   */
   private static String packages(List<String> items) {
     if (items.isEmpty()) {
       return "No packages are installed.";
     }
-    return items.size() + (items.size() == 1 ? " package is" : " packages are") + " installed: " + named(items) + ".";
+    String head = items.size() + (items.size() == 1 ? " package is" : " packages are") + " installed";
+    boolean catalogLines = items.stream().allMatch(i -> i.split("\\s+").length >= CATALOG_LINE_FIELDS);
+    if (!catalogLines) {
+      return head + ": " + named(items) + ".";
+    }
+    Map<String, List<String>> byKind = new LinkedHashMap<>();
+    for (String item : items) {
+      String[] f = item.split("\\s+");
+      byKind.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[1] + " " + f[2]);
+    }
+    StringBuilder sb = new StringBuilder(head).append(':');
+    byKind.forEach((kind, names) -> sb.append("\n- ").append(names.size()).append(' ')
+        .append(kindName(kind, names.size())).append(": ").append(named(names)));
+    return sb.append("\nTheir files' SHA-256 are checked by \"check the gates\".").toString();
+  }
+
+  /** "attention_template" as "attention template(s)". */
+  private static String kindName(String kind, int n) {
+    String words = kind.replace('_', ' ');
+    return n == 1 ? words : words + "s";
+  }
+
+  /** An item without its SHA-256 values: a person cannot read them, and gate_check compares them. */
+  private static String withoutHashes(String item) {
+    return SHA256.matcher(item).replaceAll("").replaceAll("\\s{2,}", " ").strip();
   }
 
   private static String file(String path, String text) {
@@ -81,12 +124,98 @@ public final class ToolResultSummarizer {
     return sb.toString();
   }
 
-  private static String ledger(List<String> items) {
-    if (items.isEmpty()) {
+  /** One line per entry: when, what, which turn and contract, the outcome and the tokens (not the raw JSON). */
+  private static String ledger(List<JsonNode> items) {
+    List<JsonNode> entries = items.stream().filter(n -> n.isObject() && n.has("event_type")).toList();
+    List<String> notes = items.stream().filter(n -> !(n.isObject() && n.has("event_type"))).map(JsonNode::asText)
+        .toList();
+    if (entries.isEmpty() && notes.isEmpty()) {
       return "The ledger query found no entries.";
     }
-    return "The ledger query returned " + items.size() + (items.size() == 1 ? " entry" : " entries")
-        + firstLines(items);
+    if (entries.isEmpty()) {
+      return "The ledger query says: " + LengthLimit.cut(String.join(" ", notes), MAX_ERROR_CHARS);
+    }
+    StringBuilder sb = new StringBuilder("The ledger query returned ").append(entries.size())
+        .append(entries.size() == 1 ? " entry:" : " entries:");
+    entries.stream().limit(MAX_NAMED_ITEMS).forEach(e -> sb.append("\n- ").append(entryLine(e)));
+    if (entries.size() > MAX_NAMED_ITEMS) {
+      sb.append("\n- ... and ").append(entries.size() - MAX_NAMED_ITEMS).append(" more");
+    }
+    notes.forEach(n -> sb.append('\n').append(LengthLimit.cut(n, MAX_LINE_CHARS)));
+    return sb.toString();
+  }
+
+  private static String entryLine(JsonNode e) {
+    JsonNode m = e.path("metadata");
+    StringBuilder sb = new StringBuilder();
+    String at = e.path("timestamp").asText("");
+    if (at.length() >= TIMESTAMP_TO_SECONDS && at.charAt(10) == 'T') {
+      sb.append(at, 0, 10).append(' ').append(at, 11, TIMESTAMP_TO_SECONDS).append(' ');
+    }
+    sb.append(e.path("event_type").asText());
+    Matcher wo = WORK_ORDER.matcher(m.path("work_order_id").asText(m.path("wo_id").asText("")));
+    if (wo.matches()) {
+      sb.append(" turn ").append(Integer.parseInt(wo.group(1)));
+    }
+    String contract = m.path("contract_id").asText("");
+    if (!contract.isEmpty()) {
+      sb.append(' ').append(contract);
+    }
+    String outcome = m.path("outcome").asText("");
+    if (!outcome.isEmpty()) {
+      sb.append(": ").append(outcome);
+      if (m.has("input_tokens") || m.has("output_tokens")) {
+        sb.append(", ").append(m.path("input_tokens").asLong()).append(" in / ")
+            .append(m.path("output_tokens").asLong()).append(" out tokens");
+      }
+    } else {
+      String reason = e.path("reason").asText("");
+      sb.append(' ').append(e.path("decision").asText(""));
+      if (!reason.isEmpty()) {
+        sb.append(": ").append(wordsWithin(reason.replace(LengthLimit.ELLIPSIS, ""), MAX_REASON_CHARS));
+      }
+    }
+    String id = e.path("entry_id").asText("");
+    return id.isEmpty() ? sb.toString() : sb.append(" (").append(id).append(')').toString();
+  }
+
+  /** {@code text} cut after a whole word within {@code max} characters, marked with " ...". */
+  private static String wordsWithin(String text, int max) {
+    String t = text.strip();
+    if (t.length() <= max) {
+      return t;
+    }
+    int space = t.lastIndexOf(' ', max);
+    return (space > 0 ? t.substring(0, space) : t.substring(0, max)) + " ...";
+  }
+
+  /** A tool result as JSON values: the elements of an array (or of an object's first array), else one per line. */
+  static List<JsonNode> entries(String content) {
+    // Strict: query_ledger answers with one JSON object per line, which a lenient parse reads as the first alone.
+    JsonNode node = parseWholeOrNull(content);
+    if (node != null && node.isArray()) {
+      return list(node);
+    }
+    if (node != null && node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        if (field.getValue().isArray()) {
+          return list(field.getValue());
+        }
+      }
+      return List.of(node);
+    }
+    List<JsonNode> out = new ArrayList<>();
+    for (String line : lines(content)) {
+      JsonNode n = parseOrNull(line);
+      out.add(n != null ? n : Json.MAPPER.getNodeFactory().textNode(line));
+    }
+    return out;
+  }
+
+  private static List<JsonNode> list(JsonNode array) {
+    List<JsonNode> out = new ArrayList<>();
+    array.forEach(out::add);
+    return out;
   }
 
   private static String other(String tool, List<String> items) {
@@ -194,6 +323,17 @@ public final class ToolResultSummarizer {
 
   private static List<String> lines(String text) {
     return text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+  }
+
+  private static JsonNode parseWholeOrNull(String content) {
+    if (parseOrNull(content) == null) {
+      return null;
+    }
+    try {
+      return Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(content.strip());
+    } catch (java.io.IOException notOneValue) {
+      return null;
+    }
   }
 
   private static JsonNode parseOrNull(String content) {

@@ -1,0 +1,142 @@
+package cp.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.ledger.Ledger;
+import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerQuery;
+import cp.model.Json;
+import cp.model.SessionState;
+import cp.model.SessionSummary;
+import cp.workflows.WorkOrderIds;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What {@code cpctl chat} does on Ctrl-C (SIGINT, run as a shutdown hook): end the session as
+ * cleanly as it can and say in one line on stderr what became of the session and of a running
+ * turn, and where to see it.
+ *
+ * <ul>
+ *   <li>At the prompt: the session is ended through its {@code end} Update (SESSION_END written).
+ *   <li>During a turn, on the embedded service: the turn cannot go on (the in-process service
+ *       stops with this process), and the session workflow would only end after it. So the
+ *       worker is stopped first (nothing more runs or writes for this session), then SESSION_END
+ *       is written for the session with reason {@code interrupted} and the unfinished turn's
+ *       number, under the session workflow's own idempotency key (so it is never written twice).
+ *   <li>During a turn, against a shared service: the turn goes on on the workers; the session is
+ *       asked to end, which it does once the turn finishes.
+ * </ul>
+ */
+final class ChatInterrupt implements Runnable {
+  /** How long Ctrl-C waits for the service (the end Update, the state Query) before it gives up. */
+  static final long WAIT_MS = 3_000;
+  /** SESSION_END's end_reason when chat was interrupted during a turn. */
+  static final String INTERRUPTED = "interrupted";
+
+  private final CliPlane plane;
+  private final String temporal;
+  private final String sid;
+  private final AtomicBoolean ended;
+  private final IntSupplier runningTurn;
+  private final PrintStream err;
+
+  ChatInterrupt(CliPlane plane, String temporal, String sid, AtomicBoolean ended, IntSupplier runningTurn,
+      PrintStream err) {
+    this.plane = plane;
+    this.temporal = temporal;
+    this.sid = sid;
+    this.ended = ended;
+    this.runningTurn = runningTurn;
+    this.err = err;
+  }
+
+  @Override
+  public void run() {
+    if (!ended.compareAndSet(false, true)) {
+      return;
+    }
+    int turn = runningTurn.getAsInt();
+    String line;
+    try {
+      line = turn == 0 ? atPrompt() : plane.runtime != null ? duringEmbeddedTurn(turn) : duringSharedTurn(turn);
+    } catch (RuntimeException e) {
+      line = "session " + sid + " could not be ended (" + Cpctl.innermostMessage(e) + "); no SESSION_END was written"
+          + (turn == 0 ? "" : "; turn " + turn + " was running") + ". See 'cpctl show " + sid + "'.";
+    }
+    err.println("cpctl: interrupted (Ctrl-C)" + (turn == 0 ? "" : " during turn " + turn) + ": " + line);
+    err.flush();
+  }
+
+  private String atPrompt() {
+    SessionSummary s = within(() -> plane.client.end(sid));
+    return "session " + sid + " ended, SESSION_END written (" + totals(s.turns(), s.tokensUsed(), s.cost())
+        + "); no turn was running.";
+  }
+
+  private String duringSharedTurn(int turn) {
+    try {
+      SessionSummary s = within(() -> plane.client.end(sid));
+      return "the turn finished on the worker; session " + sid + " ended, SESSION_END written ("
+          + totals(s.turns(), s.tokensUsed(), s.cost()) + "). See 'cpctl show " + sid + "'.";
+    } catch (RuntimeException e) {
+      return "the turn goes on on the workers at " + temporal + " and session " + sid + " was asked to end once it"
+          + " finishes (SESSION_END then); see 'cpctl show " + sid + "'.";
+    }
+  }
+
+  private String duringEmbeddedTurn(int turn) {
+    SessionState state = within(() -> plane.client.state(sid));
+    plane.worker.kill();
+    Ledger hot = plane.runtime.ledgers().hot();
+    String key = sid + "/SESSION_END";
+    if (hot.idForKey(key).isEmpty()) {
+      SessionSummary s = new SessionSummary(sid, state.agentClass(), state.turns(), state.tokensUsed(),
+          state.profile().sessionTokenLimit(), state.cost(), INTERRUPTED, state.degradedTurns());
+      ObjectNode meta = (ObjectNode) Json.tree(s);
+      meta.put("tokens_remaining", state.tokensRemaining()).put("runs", state.runs())
+          .put("interrupted_turn", turn).put("interrupted_turn_workflow_id", WorkOrderIds.turnWorkflow(sid, turn))
+          .put("tokens_spent_by_interrupted_turn", spentBy(hot, WorkOrderIds.turnWorkflow(sid, turn)))
+          .put("session_id", sid).put("tier", "hot");
+      hot.write(LedgerEntry.builder("SESSION_END").submissionId(sid).decision("ENDED")
+          .reason("session ended: " + INTERRUPTED + " (Ctrl-C in cpctl chat during turn " + turn + ")")
+          .metadata(meta).idempotencyKey(key).build());
+    }
+    return "the turn was stopped unfinished (the in-process Temporal service stops with chat); what it did is in"
+        + " the ledgers: 'cpctl show " + sid + "'; session " + sid + " ended, SESSION_END written ("
+        + totals(state.turns(), state.tokensUsed(), state.cost()) + " before it).";
+  }
+
+  private static long spentBy(Ledger hot, String turnWorkflowId) {
+    long total = 0;
+    for (LedgerEntry e : hot.query(LedgerQuery.session(turnWorkflowId.substring(0, turnWorkflowId.indexOf('/')))
+        .withEventType("EXCHANGE"))) {
+      if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
+        total += e.meta("input_tokens") == null ? 0 : e.meta("input_tokens").asLong();
+        total += e.meta("output_tokens") == null ? 0 : e.meta("output_tokens").asLong();
+      }
+    }
+    return total;
+  }
+
+  private static String totals(int turns, long tokens, double cost) {
+    return String.format(Locale.ROOT, "%d turn(s), %d tokens, $%.4f", turns, tokens, cost);
+  }
+
+  private static <T> T within(Supplier<T> call) {
+    try {
+      return CompletableFuture.supplyAsync(call).get(WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("the Temporal service did not answer within " + WAIT_MS + " ms", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package cp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.ledger.LedgerEntry;
+import cp.ledger.Ledgers;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 11 item 7: Ctrl-C in {@code cpctl chat} exited 130 without a word, and during a turn
+ * dropped the turn silently. A real chat process gets a real SIGINT; it must say in one line what
+ * happened to the session and the turn, exit 130, and leave SESSION_END in an intact HOT ledger.
+ */
+class ChatInterruptTest {
+  /** What a JVM killed by SIGINT exits with (128 + 2), as a shell reports it. */
+  static final int SIGINT_EXIT = 130;
+
+  @TempDir Path home;
+  @TempDir Path procs;
+
+  private List<LedgerEntry> hot(String type) {
+    try (Ledgers ledgers = Ledgers.open(home)) {
+      assertTrue(ledgers.hot().verify().ok(), ledgers.hot().verify().reason());
+      return ledgers.hot().byEventType(type);
+    }
+  }
+
+  private static String interruptLine(CpctlProcesses.Cli chat) {
+    List<String> lines = chat.stderr().lines().filter(l -> l.contains("Ctrl-C")).toList();
+    assertEquals(1, lines.size(), "one line about the interrupt\n" + chat.describe());
+    return lines.get(0);
+  }
+
+  @Test
+  void ctrlCAtThePrompt_endsTheSession_writesSessionEnd_andSaysSo() throws Exception {
+    try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      var chat = p.startInteractive("chat", CliHarness.env(home), "chat");
+      chat.type("hello\n");
+      chat.awaitOutput("[success");
+      chat.signal("INT");
+
+      assertEquals(SIGINT_EXIT, chat.awaitExit(), chat.describe());
+      String sid = hot("SESSION_START").get(0).sessionId();
+      String line = interruptLine(chat);
+      assertTrue(line.contains("session " + sid + " ended") && line.contains("SESSION_END written"), line);
+      assertTrue(line.contains("1 turn(s)") && line.contains("no turn was running"), line);
+      List<LedgerEntry> ends = hot("SESSION_END");
+      assertEquals(1, ends.size(), chat.describe());
+      assertEquals(sid, ends.get(0).sessionId());
+      assertEquals(1, ends.get(0).meta("turns").asInt());
+    }
+  }
+
+  @Test
+  void ctrlCDuringATurn_endsTheSession_andSaysWhatBecameOfTheTurnAndWhereToSeeIt() throws Exception {
+    AnthropicTurnMock model = AnthropicTurnMock.holdingRound2();
+    try (MockWebServer server = new MockWebServer(); CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      server.setDispatcher(model);
+      server.start(InetAddress.getLoopbackAddress(), 0);
+      Map<String, String> env = CliHarness.env(home);
+      env.put("CP_PROVIDER", "anthropic");
+      env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
+      env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
+      var chat = p.startInteractive("chat", env, "chat");
+      chat.type(AnthropicTurnMock.QUESTION + "\n");
+      assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+          "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+      chat.signal("INT");
+
+      int code = chat.awaitExit();
+      model.release();
+      assertEquals(SIGINT_EXIT, code, chat.describe());
+      String sid = hot("SESSION_START").get(0).sessionId();
+      String line = interruptLine(chat);
+      assertTrue(line.contains("during turn 1"), line);
+      assertTrue(line.contains("unfinished") && line.contains("cpctl show " + sid), line);
+      assertTrue(line.contains("session " + sid + " ended") && line.contains("SESSION_END written"), line);
+      List<LedgerEntry> ends = hot("SESSION_END");
+      assertEquals(1, ends.size(), chat.describe());
+      LedgerEntry end = ends.get(0);
+      assertEquals(sid, end.sessionId());
+      assertEquals("interrupted", end.metaText("end_reason"));
+      assertEquals(0, end.meta("turns").asInt(), "no turn completed");
+      assertEquals(1, end.meta("interrupted_turn").asInt());
+      assertEquals(2, hot("EXCHANGE").size(), "what the turn did before Ctrl-C is on record (classify, round 1)");
+      assertTrue(!chat.stdout().contains(AnthropicTurnMock.ANSWER) && !chat.stdout().contains("[success"),
+          "no reply was printed for the stopped turn\n" + chat.describe());
+    }
+  }
+}

@@ -1,6 +1,7 @@
 package cp.ledger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.faults.DiskFull;
 import cp.faults.FaultPoints;
 import cp.model.Json;
 import java.io.IOException;
@@ -72,6 +73,12 @@ public final class Ledger implements AutoCloseable {
   /** Every byte before this offset is known to be on disk; guarded by {@link #syncMonitor}. */
   private long durableEnd;
   private ScheduledFuture<?> flushTask;
+  /** The last append's I/O failure, until an append succeeds or {@link #appendProblem} finds the file writable. */
+  private volatile IOException lastWriteFailure;
+  /** The problem last logged, so each problem of this ledger is logged once until it is fixed. */
+  private volatile String reported;
+  /** The file's size when its broken chain was last read from the start; -1 before that. */
+  private long brokenReadAtSize = -1;
 
   private Ledger(Path path, LedgerOptions options, Clock clock) {
     this.path = path;
@@ -311,7 +318,14 @@ public final class Ledger implements AutoCloseable {
 
   private String appendLocked(LedgerEntry entry) throws IOException {
     if (broken != null) {
-      throw new LedgerCorruptException(path.toString(), broken);
+      rereadIfChanged();
+    }
+    if (broken != null) {
+      LedgerProblem p = LedgerProblem.corrupt(path, broken);
+      report(p);
+      LedgerCorruptException refused = new LedgerCorruptException(path.toString(), broken);
+      refused.initCause(new LedgerUnwritableException(p, null));
+      throw refused;
     }
     String key = entry.idempotencyKey();
     String existing = index.idForKey(key);
@@ -340,6 +354,7 @@ public final class Ledger implements AutoCloseable {
         channel.force(false);
         FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
       }
+      DiskFull.check(path);
       writeFully(channel, line, knownEnd);
     } catch (IOException e) {
       try {
@@ -347,7 +362,20 @@ public final class Ledger implements AutoCloseable {
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
+      lastWriteFailure = e;
+      Optional<LedgerProblem> p = LedgerProblem.ofIo(path, e);
+      if (p.isPresent()) {
+        report(p.get());
+        throw new LedgerUnwritableException(p.get(), e);
+      }
       throw e;
+    }
+    if (lastWriteFailure != null || reported != null) {
+      lastWriteFailure = null;
+      if (reported != null) {
+        reported = null;
+        LOG.warn("{} takes appends again", LedgerProblem.label(path));
+      }
     }
     FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
@@ -361,6 +389,79 @@ public final class Ledger implements AutoCloseable {
       dirty = true;
     }
     return id;
+  }
+
+  /**
+   * Why an append would be refused now, or empty: a broken chain, or a file or disk that refused
+   * the last append and still does (a full disk with less than {@link #FREE_BYTES_TO_RESUME} free,
+   * a file that cannot be opened for writing). Writes nothing, so a caller about to do something
+   * that must be recorded (the gateway, before it pays for a call) can refuse first. Catches up
+   * with other processes first; a problem is logged once until it is fixed.
+   */
+  public Optional<LedgerProblem> appendProblem() {
+    Optional<LedgerProblem> problem = locked("check", () -> {
+      if (broken != null) {
+        rereadIfChanged();
+      }
+      if (broken != null) {
+        return Optional.of(LedgerProblem.corrupt(path, broken));
+      }
+      IOException failed = lastWriteFailure;
+      if (failed == null) {
+        return Optional.<LedgerProblem>empty();
+      }
+      Optional<LedgerProblem> still = stillRefused(failed);
+      if (still.isEmpty()) {
+        lastWriteFailure = null;
+      }
+      return still;
+    });
+    problem.ifPresent(this::report);
+    return problem;
+  }
+
+  /** Free bytes a disk that was full must have again before appends are tried: a large EXCHANGE fits. */
+  static final long FREE_BYTES_TO_RESUME = 1L << 20;
+
+  /** Whether the cause of the last failed append is still there, without writing to the ledger. */
+  private Optional<LedgerProblem> stillRefused(IOException failed) throws IOException {
+    Optional<LedgerProblem> was = LedgerProblem.ofIo(path, failed);
+    if (was.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      DiskFull.check(path);
+      if (was.get().kind() == LedgerProblem.Kind.FULL) {
+        return Files.getFileStore(path).getUsableSpace() < FREE_BYTES_TO_RESUME ? was : Optional.empty();
+      }
+      FileChannel.open(path, StandardOpenOption.WRITE).close();
+      return Optional.empty();
+    } catch (IOException e) {
+      Optional<LedgerProblem> now = LedgerProblem.ofIo(path, e);
+      return now.isPresent() ? now : was;
+    }
+  }
+
+  /**
+   * A chain found broken is read again from the start when the file changed since (another
+   * process ran {@code cpctl ledger repair}): the check a freshly started process would make, so
+   * a running worker takes appends again after a repair without a restart. Caller holds both locks.
+   */
+  private void rereadIfChanged() throws IOException {
+    long size = channel.size();
+    if (size != brokenReadAtSize) {
+      rescan();
+      brokenReadAtSize = broken != null ? channel.size() : -1;
+    }
+  }
+
+  /** Logs a problem once (one line for the operator), until appends work again. */
+  private void report(LedgerProblem p) {
+    String m = p.message();
+    if (!m.equals(reported)) {
+      reported = m;
+      LOG.error("{}", m);
+    }
   }
 
   private static String newId(String idempotencyKey) {

@@ -1,13 +1,14 @@
 package cp.ledger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.faults.DiskFull;
 import cp.faults.FaultPoints;
+import cp.faults.WriteFaults;
 import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -73,8 +74,8 @@ public final class Ledger implements AutoCloseable {
   /** Every byte before this offset is known to be on disk; guarded by {@link #syncMonitor}. */
   private long durableEnd;
   private ScheduledFuture<?> flushTask;
-  /** The last append's I/O failure, until an append succeeds or {@link #appendProblem} finds the file writable. */
-  private volatile IOException lastWriteFailure;
+  /** The file system the ledger is on, looked up once (for its free space). */
+  private volatile FileStore store;
   /** The problem last logged, so each problem of this ledger is logged once until it is fixed. */
   private volatile String reported;
   /** The file's size when its broken chain was last read from the start; -1 before that. */
@@ -354,7 +355,7 @@ public final class Ledger implements AutoCloseable {
         channel.force(false);
         FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
       }
-      DiskFull.check(path);
+      WriteFaults.check(path);
       writeFully(channel, line, knownEnd);
     } catch (IOException e) {
       try {
@@ -362,7 +363,6 @@ public final class Ledger implements AutoCloseable {
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
-      lastWriteFailure = e;
       Optional<LedgerProblem> p = LedgerProblem.ofIo(path, e);
       if (p.isPresent()) {
         report(p.get());
@@ -370,13 +370,7 @@ public final class Ledger implements AutoCloseable {
       }
       throw e;
     }
-    if (lastWriteFailure != null || reported != null) {
-      lastWriteFailure = null;
-      if (reported != null) {
-        reported = null;
-        LOG.warn("{} takes appends again", LedgerProblem.label(path));
-      }
-    }
+    cleared();
     FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
         entry.workOrderId()), key);
@@ -392,11 +386,11 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * Why an append would be refused now, or empty: a broken chain, or a file or disk that refused
-   * the last append and still does (a full disk with less than {@link #FREE_BYTES_TO_RESUME} free,
-   * a file that cannot be opened for writing). Writes nothing, so a caller about to do something
-   * that must be recorded (the gateway, before it pays for a call) can refuse first. Catches up
-   * with other processes first; a problem is logged once until it is fixed.
+   * Why an append would be refused now, or empty: a broken chain, a file that cannot be opened for
+   * writing (immutable, read-only, no permission) or a disk with less than
+   * {@link #FREE_BYTES_TO_RESUME} free. Writes nothing, so a caller about to do something that
+   * must be recorded (the gateway, before it pays for a call) can refuse first. Catches up with
+   * other processes first; a problem is logged once until it is fixed.
    */
   public Optional<LedgerProblem> appendProblem() {
     Optional<LedgerProblem> problem = locked("check", () -> {
@@ -406,39 +400,48 @@ public final class Ledger implements AutoCloseable {
       if (broken != null) {
         return Optional.of(LedgerProblem.corrupt(path, broken));
       }
-      IOException failed = lastWriteFailure;
-      if (failed == null) {
-        return Optional.<LedgerProblem>empty();
-      }
-      Optional<LedgerProblem> still = stillRefused(failed);
-      if (still.isEmpty()) {
-        lastWriteFailure = null;
-      }
-      return still;
+      return writeRefusal();
     });
-    problem.ifPresent(this::report);
+    if (problem.isPresent()) {
+      report(problem.get());
+    } else {
+      cleared();
+    }
     return problem;
   }
 
-  /** Free bytes a disk that was full must have again before appends are tried: a large EXCHANGE fits. */
+  /**
+   * Below this many free bytes a disk counts as full: an EXCHANGE (a prompt and a response, tens of
+   * kB, rarely more) must fit, and a disk this close to full fails the next write anyway.
+   */
   static final long FREE_BYTES_TO_RESUME = 1L << 20;
 
-  /** Whether the cause of the last failed append is still there, without writing to the ledger. */
-  private Optional<LedgerProblem> stillRefused(IOException failed) throws IOException {
-    Optional<LedgerProblem> was = LedgerProblem.ofIo(path, failed);
-    if (was.isEmpty()) {
-      return Optional.empty();
-    }
+  /** Whether the file system would refuse an append now, found without writing to the ledger. */
+  private Optional<LedgerProblem> writeRefusal() {
     try {
-      DiskFull.check(path);
-      if (was.get().kind() == LedgerProblem.Kind.FULL) {
-        return Files.getFileStore(path).getUsableSpace() < FREE_BYTES_TO_RESUME ? was : Optional.empty();
-      }
+      WriteFaults.check(path);
       FileChannel.open(path, StandardOpenOption.WRITE).close();
+      FileStore fs = store;
+      if (fs == null) {
+        fs = Files.getFileStore(path);
+        store = fs;
+      }
+      long free = fs.getUsableSpace();
+      if (free < FREE_BYTES_TO_RESUME) {
+        return LedgerProblem.ofIo(path, new IOException(WriteFaults.DISK_FULL + " (" + free + " bytes free)"));
+      }
       return Optional.empty();
     } catch (IOException e) {
-      Optional<LedgerProblem> now = LedgerProblem.ofIo(path, e);
-      return now.isPresent() ? now : was;
+      // An error that is neither a full disk nor a refusal is left to the write itself.
+      return LedgerProblem.ofIo(path, e);
+    }
+  }
+
+  /** Appends work (again): logs that once when a problem was reported. */
+  private void cleared() {
+    if (reported != null) {
+      reported = null;
+      LOG.warn("{} takes appends again", LedgerProblem.label(path));
     }
   }
 

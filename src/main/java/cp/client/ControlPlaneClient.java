@@ -322,7 +322,13 @@ public final class ControlPlaneClient {
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
   }
 
-  private static ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {
+  private ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {
+    Optional<String> failed = failure(sessionId);
+    if (failed.isPresent()) {
+      // The session itself failed while the Update waited (it could not write SESSION_START, say).
+      return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
+          + failed.get(), e);
+    }
     String msg = innermostMessage(e);
     return new ClientException(ClientException.Kind.REFUSED, msg == null ? "turn refused on " + sessionId : msg, e);
   }

@@ -55,6 +55,7 @@ class ChatCommandTest {
     assertTrue(r.err().contains("'cpctl ledger repair --tier hot'"), r::describe);
     assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
     assertTrue(ms < 10_000, "answered in " + ms + " ms (a retried SESSION_START alone takes 15 s)");
+    System.out.println("ChatCommandTest: chat on a broken HOT ledger answered in " + ms + " ms, exit " + r.code());
 
     var repair = CliHarness.run(CliHarness.env(home), "ledger", "repair", "--tier", "hot");
     assertEquals(Cpctl.OK, repair.code(), repair::describe);

@@ -275,6 +275,7 @@ public final class Ledger implements AutoCloseable {
     if (options.durability() == Durability.FSYNC_EACH) {
       awaitDurable(writtenEnd);
     }
+    cleared();
     return id;
   }
 
@@ -370,7 +371,6 @@ public final class Ledger implements AutoCloseable {
       }
       throw e;
     }
-    cleared();
     FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
     index.add(new LedgerIndex.Row(knownEnd, line.length, id, entry.eventType(), entry.sessionId(),
         entry.workOrderId()), key);

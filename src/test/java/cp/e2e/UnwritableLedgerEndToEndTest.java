@@ -65,6 +65,8 @@ class UnwritableLedgerEndToEndTest {
   static final Map<String, String> PRODUCTION_RETRIES = Map.of("CP_RETRY_INITIAL_MS", "1000",
       "CP_RETRY_MAX_MS", "30000", "CP_LLM_MAX_ATTEMPTS", "5", "CP_LOCAL_MAX_ATTEMPTS", "5",
       "CP_DEGRADED_MAX_ATTEMPTS", "2");
+  /** A full disk is retried: 5 LLM attempts (15 s of backoff) and 2 degraded ones (1 s), then the answer. */
+  static final Duration FULL_DISK_TURN = Duration.ofSeconds(40);
   static final Pattern JAVA_NAME = Pattern.compile("\\b(cp|java|io|javax)\\.[a-z]+\\.|Exception\\b");
   static final String HOT_NAME = "HOT ledger HOT/ledger/governance.jsonl cannot be written";
 
@@ -238,11 +240,15 @@ class UnwritableLedgerEndToEndTest {
 
   @Test
   void aFullDisk_noCall_saysDiskFull_endWaitsForSpace_andBothWorkOnceSpaceIsFreed() throws Exception {
-    // Fast retries: a full disk is retried (it is transient), and this test is about what is said.
-    String sid = startPlaneAndSession(Map.of("CP_RETRY_INITIAL_MS", "10", "CP_RETRY_MAX_MS", "50"));
+    String sid = startPlaneAndSession(Map.of());
     WriteFaults.fail(hot, WriteFaults.DISK_FULL);
 
-    TurnResult r = within(PROMPT, "the turn", () -> plane.client.turn(sid, "hello"));
+    // A full disk is transient: the LLM round is retried with the production backoff (1+2+4+8 s),
+    // then the degraded call once more (1 s); nothing else waits (before: the DEGRADATION write's
+    // local retries outlasted the workflow task and restarted for ever, and the turn never answered).
+    long t0 = System.nanoTime();
+    TurnResult r = within(FULL_DISK_TURN, "the turn", () -> plane.client.turn(sid, "hello"));
+    long turnMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
 
     assertEquals(0, provider.calls.get());
     assertEquals(TurnOutcome.ERROR, r.outcome(), r::toString);
@@ -257,6 +263,8 @@ class UnwritableLedgerEndToEndTest {
       refused = e;
     }
     assertNotNull(refused, "with the disk full, end says so and the session stays open for a later end");
+    System.out.printf("UnwritableLedgerEndToEndTest: full disk: turn answered in %d ms (retried), 0 provider calls%n",
+        turnMs);
     assertOneHonestLine(refused.getMessage(), HOT_NAME, "disk full");
     assertTrue(plane.client.isRunning(sid));
 

@@ -87,6 +87,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         SessionSummary s = plane.client.end(sid);
         out.println(String.format(Locale.ROOT, "Session %s ended: %d turn(s), %d tokens, $%.4f.", sid, s.turns(),
             s.tokensUsed(), s.cost()));
+        if (s.endNotRecorded() != null) {
+          err().println("cpctl: " + s.endNotRecorded());
+        }
       }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);

@@ -44,6 +44,9 @@ final class SessionCommand extends CliCommand implements Runnable {
         SessionSummary s = plane.client.end(sessionId);
         out().println(String.format(Locale.ROOT, "%s ended: %d turn(s), %d of %d tokens, $%.4f", s.sessionId(),
             s.turns(), s.tokensUsed(), s.tokenLimit(), s.cost()));
+        if (s.endNotRecorded() != null) {
+          err().println("cpctl: " + s.endNotRecorded());
+        }
       }
       return Cpctl.OK;
     }

@@ -16,6 +16,7 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowException;
+import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
@@ -55,6 +56,8 @@ public final class ControlPlaneClient {
   static final int RUN_CHANGE_RETRIES = 5;
   /** How often a waiting turn looks at its session on the service. */
   static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
+  /** How long reading a failed session's failure may take: it is closed, so the answer is immediate. */
+  static final Duration FAILURE_LOOKUP = Duration.ofSeconds(5);
   /** Threads that wait on the service for a turn, so the caller can watch the session meanwhile. */
   private static final ExecutorService WAITERS = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "cp-turn-wait");
@@ -261,6 +264,22 @@ public final class ControlPlaneClient {
     }
   }
 
+  /** Why the session's workflow failed, when its last run closed as failed: the innermost failure's message. */
+  Optional<String> failure(String sessionId) {
+    try {
+      WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
+      if (stub.describe().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
+        return Optional.empty();
+      }
+      stub.getResult(FAILURE_LOOKUP.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
+      return Optional.empty();
+    } catch (WorkflowFailedException e) {
+      return Optional.ofNullable(innermostMessage(e));
+    } catch (RuntimeException | TimeoutException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Whether the session's workflow is open (a run may be between continue-as-new runs). */
   public boolean isRunning(String sessionId) {
     try {
@@ -279,7 +298,17 @@ public final class ControlPlaneClient {
     }
   }
 
+  /**
+   * Not found on the service, or a session that is there but failed (its SESSION_START could not
+   * be written, say): then its own failure, which names the cause (a ledger and the command that
+   * repairs it), instead of the guess that the service was restarted.
+   */
   private ClientException notFound(String sessionId) {
+    Optional<String> failed = failure(sessionId);
+    if (failed.isPresent()) {
+      return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
+          + failed.get());
+    }
     return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId
         + " not found or already ended on " + service() + " (a restarted service forgets"
         + " running sessions; their ledgers keep the record); start one with 'cpctl session start'");
@@ -293,7 +322,13 @@ public final class ControlPlaneClient {
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
   }
 
-  private static ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {
+  private ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {
+    Optional<String> failed = failure(sessionId);
+    if (failed.isPresent()) {
+      // The session itself failed while the Update waited (it could not write SESSION_START, say).
+      return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
+          + failed.get(), e);
+    }
     String msg = innermostMessage(e);
     return new ClientException(ClientException.Kind.REFUSED, msg == null ? "turn refused on " + sessionId : msg, e);
   }

@@ -3,6 +3,8 @@ package cp.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.Ledger;
+import cp.ledger.LedgerException;
+import cp.ledger.LedgerProblem;
 import cp.model.ContentBlock;
 import cp.model.Message;
 import cp.model.PromptRequest;
@@ -38,6 +40,10 @@ public final class Gateway {
   public static final String BUDGET_EXHAUSTED = "budget_exhausted";
   public static final String INVALID_REQUEST = "invalid_request";
   public static final String CIRCUIT_OPEN = "circuit_open";
+  /** Error code of a call refused because the HOT ledger cannot record it (see {@link LedgerProblem}). */
+  public static final String LEDGER_UNWRITABLE = LedgerProblem.UNWRITABLE;
+  /** Error code of a call refused because the HOT ledger's disk is full: retried, with backoff. */
+  public static final String LEDGER_FULL = LedgerProblem.FULL_TYPE;
   /** Highest temperature any provider accepts. */
   static final double MAX_TEMPERATURE = 2.0;
 
@@ -71,8 +77,22 @@ public final class Gateway {
     return breakers.computeIfAbsent(providerId, breakerFactory);
   }
 
-  /** One governed round trip. */
+  /**
+   * One governed round trip. Nothing is sent when the HOT ledger cannot take the EXCHANGE that
+   * would record it (a broken chain, a full disk, a file that refuses writes): that is a
+   * {@link GatewayException} with {@link #LEDGER_UNWRITABLE} (no retry can help) or
+   * {@link #LEDGER_FULL} (retryable) whose message names the ledger and what to do.
+   */
   public PromptResponse route(PromptRequest request) {
+    try {
+      return routeRecorded(request);
+    } catch (LedgerException e) {
+      LedgerProblem p = LedgerProblem.of(e).orElseThrow(() -> e);
+      throw new GatewayException(p.failureType(), p.transientProblem(), null, null, p.message());
+    }
+  }
+
+  private PromptResponse routeRecorded(PromptRequest request) {
     long start = clock.millis();
     String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
 
@@ -103,6 +123,13 @@ public final class Gateway {
             request.activityId(), done.get());
         return ExchangeRecords.replay(hot.byId(done.get()).orElseThrow(), request.tokenBudgetRemaining());
       }
+    }
+
+    Optional<LedgerProblem> unrecordable = hot.appendProblem();
+    if (unrecordable.isPresent()) {
+      LedgerProblem p = unrecordable.get();
+      throw new GatewayException(p.failureType(), p.transientProblem(), null, null, p.message()
+          + "; nothing was sent to provider " + providerId);
     }
 
     CircuitBreaker breaker = breaker(providerId);

@@ -2,11 +2,13 @@ package cp.ledger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.faults.FaultPoints;
+import cp.faults.WriteFaults;
 import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -81,6 +83,12 @@ public final class Ledger implements AutoCloseable {
   /** Every byte before this offset is known to be on disk; guarded by {@link #syncMonitor}. */
   private long durableEnd;
   private ScheduledFuture<?> flushTask;
+  /** The file system the ledger is on, looked up once (for its free space). */
+  private volatile FileStore store;
+  /** The problem last logged, so each problem of this ledger is logged once until it is fixed. */
+  private volatile String reported;
+  /** The file's size when its broken chain was last read from the start; -1 before that. */
+  private long brokenReadAtSize = -1;
 
   private Ledger(Path path, LedgerOptions options, Clock clock) {
     this.path = path;
@@ -289,6 +297,7 @@ public final class Ledger implements AutoCloseable {
     if (options.durability() == Durability.FSYNC_EACH) {
       awaitDurable(writtenEnd);
     }
+    cleared();
     return id;
   }
 
@@ -333,7 +342,14 @@ public final class Ledger implements AutoCloseable {
 
   private String appendLocked(LedgerEntry entry) throws IOException {
     if (broken != null) {
-      throw new LedgerCorruptException(path.toString(), broken);
+      rereadIfChanged();
+    }
+    if (broken != null) {
+      LedgerProblem p = LedgerProblem.corrupt(path, broken);
+      report(p);
+      LedgerCorruptException refused = new LedgerCorruptException(path.toString(), broken);
+      refused.initCause(new LedgerUnwritableException(p, null));
+      throw refused;
     }
     String key = entry.idempotencyKey();
     String existing = index.idForKey(key);
@@ -367,12 +383,18 @@ public final class Ledger implements AutoCloseable {
         channel.force(false);
         FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
       }
+      WriteFaults.check(path);
       writeFully(channel, line, knownEnd);
     } catch (IOException e) {
       try {
         channel.truncate(knownEnd);
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
+      }
+      Optional<LedgerProblem> p = LedgerProblem.ofIo(path, e);
+      if (p.isPresent()) {
+        report(p.get());
+        throw new LedgerUnwritableException(p.get(), e);
       }
       throw e;
     }
@@ -389,6 +411,88 @@ public final class Ledger implements AutoCloseable {
       dirty = true;
     }
     return id;
+  }
+
+  /**
+   * Why an append would be refused now, or empty: a broken chain, a file that cannot be opened for
+   * writing (immutable, read-only, no permission) or a disk with less than
+   * {@link #FREE_BYTES_TO_RESUME} free. Writes nothing, so a caller about to do something that
+   * must be recorded (the gateway, before it pays for a call) can refuse first. Catches up with
+   * other processes first; a problem is logged once until it is fixed.
+   */
+  public Optional<LedgerProblem> appendProblem() {
+    Optional<LedgerProblem> problem = locked("check", () -> {
+      if (broken != null) {
+        rereadIfChanged();
+      }
+      if (broken != null) {
+        return Optional.of(LedgerProblem.corrupt(path, broken));
+      }
+      return writeRefusal();
+    });
+    if (problem.isPresent()) {
+      report(problem.get());
+    } else {
+      cleared();
+    }
+    return problem;
+  }
+
+  /**
+   * Below this many free bytes a disk counts as full: an EXCHANGE (a prompt and a response, tens of
+   * kB, rarely more) must fit, and a disk this close to full fails the next write anyway.
+   */
+  static final long FREE_BYTES_TO_RESUME = 1L << 20;
+
+  /** Whether the file system would refuse an append now, found without writing to the ledger. */
+  private Optional<LedgerProblem> writeRefusal() {
+    try {
+      WriteFaults.check(path);
+      FileChannel.open(path, StandardOpenOption.WRITE).close();
+      FileStore fs = store;
+      if (fs == null) {
+        fs = Files.getFileStore(path);
+        store = fs;
+      }
+      long free = fs.getUsableSpace();
+      if (free < FREE_BYTES_TO_RESUME) {
+        return LedgerProblem.ofIo(path, new IOException(WriteFaults.DISK_FULL + " (" + free + " bytes free)"));
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      // An error that is neither a full disk nor a refusal is left to the write itself.
+      return LedgerProblem.ofIo(path, e);
+    }
+  }
+
+  /** Appends work (again): logs that once when a problem was reported. */
+  private void cleared() {
+    if (reported != null) {
+      reported = null;
+      LOG.warn("{} takes appends again", LedgerProblem.label(path));
+    }
+  }
+
+  /**
+   * A chain found broken is read again from the start when the file changed since (another
+   * process ran {@code cpctl ledger repair}): the check a freshly started process would make, so
+   * a running worker takes appends again after a repair without a restart. Caller holds both locks.
+   */
+  private void rereadIfChanged() throws IOException {
+    long size = channel.size();
+    if (size != brokenReadAtSize) {
+      rescan();
+      brokenReadAtSize = broken != null ? channel.size() : -1;
+    }
+  }
+
+  /** Logs a problem once (one line for the operator), until appends work again. */
+  private void report(LedgerProblem p) {
+    String m = p.message();
+    if (!m.equals(reported)) {
+      reported = m;
+      LOG.error("{}", m);
+    }
   }
 
   private static String newId(String idempotencyKey) {

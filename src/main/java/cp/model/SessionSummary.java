@@ -5,9 +5,18 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
-/** What {@code end} returns and SESSION_END records: turns, tokens and cost of the whole session. */
+/**
+ * What {@code end} returns and SESSION_END records: turns, tokens and cost of the whole session.
+ * {@code endNotRecorded} is null unless the session ended without its SESSION_END (the HOT ledger
+ * refused it for good): then it says why and what to do.
+ */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionSummary(String sessionId, String agentClass, int turns, long tokensUsed, long tokenLimit,
-    double cost, String endReason, int degradedTurns) {}
+    double cost, String endReason, int degradedTurns, String endNotRecorded) {
+  public SessionSummary(String sessionId, String agentClass, int turns, long tokensUsed, long tokenLimit, double cost,
+      String endReason, int degradedTurns) {
+    this(sessionId, agentClass, turns, tokensUsed, tokenLimit, cost, endReason, degradedTurns, null);
+  }
+}

@@ -10,6 +10,13 @@ public final class WoErrorCode {
   public static final String GATEWAY_ERROR = "gateway_error";
   public static final String TOOL_ERROR = "tool_error";
   public static final String TIMEOUT = "timeout";
+  /**
+   * A ledger the work order must write to refuses appends (a broken chain, a full disk, a file
+   * that refuses writes); the message names the ledger and what to do.
+   */
+  public static final String LEDGER_UNWRITABLE = "ledger_unwritable";
+  /** Failure type of a ledger on a full disk (retried); work orders fail with {@link #LEDGER_UNWRITABLE}. */
+  public static final String LEDGER_FULL = "ledger_full";
 
   private WoErrorCode() {}
 
@@ -17,6 +24,11 @@ public final class WoErrorCode {
    * The code a work order fails with when the gateway refused its round: the gateway's
    * {@code budget_exhausted} stays that, any other refusal is a {@link #GATEWAY_ERROR}.
    */
+  /** Whether a failure of this type is a ledger that refused an append ({@link #LEDGER_UNWRITABLE} or full). */
+  public static boolean isLedgerFailure(String failureType) {
+    return LEDGER_UNWRITABLE.equals(failureType) || LEDGER_FULL.equals(failureType);
+  }
+
   public static String ofRejection(String gatewayCode) {
     return BUDGET_EXHAUSTED.equals(gatewayCode) ? BUDGET_EXHAUSTED : GATEWAY_ERROR;
   }

@@ -1,11 +1,16 @@
 package cp.worker;
 
+import cp.activities.LedgerFailures;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnWorkflowImpl;
+import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A started worker: the plane's workflows and activities polling the task queue. */
@@ -43,10 +48,21 @@ public final class PlaneWorker implements AutoCloseable {
   private static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role,
       WorkerFactoryOptions factoryOptions, boolean stickyOff) {
     WorkerSettings s = runtime.config().worker();
-    WorkerFactory factory = WorkerFactory.newInstance(conn.client(), factoryOptions);
+    WorkerFactory factory = WorkerFactory.newInstance(conn.client(), withLedgerFailures(factoryOptions));
     register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), runtime, s);
     factory.start();
     return new PlaneWorker(factory);
+  }
+
+  /** {@code options} plus {@link LedgerFailures}, so a refused ledger append fails its activity in plain words. */
+  static WorkerFactoryOptions withLedgerFailures(WorkerFactoryOptions options) {
+    List<WorkerInterceptor> interceptors = new ArrayList<>();
+    if (options.getWorkerInterceptors() != null) {
+      interceptors.addAll(Arrays.asList(options.getWorkerInterceptors()));
+    }
+    interceptors.add(new LedgerFailures());
+    return WorkerFactoryOptions.newBuilder(options).setWorkerInterceptors(interceptors.toArray(WorkerInterceptor[]::new))
+        .build();
   }
 
   /** Registers the workflows (with the configured activity options) and the activities. */

@@ -1,6 +1,7 @@
 package cp.worker;
 
 import cp.activities.RetryBackoff;
+import cp.ledger.LedgerProblem;
 import cp.model.Json;
 import cp.worker.codec.AesGcmPayloadCodec;
 import cp.worker.codec.EncryptedPayloadGuard;
@@ -37,7 +38,8 @@ public final class TemporalOptions {
   /** Failure types no retry can fix; activities also throw them as non-retryable. */
   public static final List<String> NON_RETRYABLE_TYPES = List.of(
       "bad_request", "authentication", "permission", "not_found", "request_too_large", "quota_exceeded",
-      "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error");
+      "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error",
+      LedgerProblem.UNWRITABLE);
 
   private TemporalOptions() {}
 

@@ -16,6 +16,7 @@ import cp.model.TurnInput;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import cp.model.WoErrorCode;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -54,6 +55,16 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * failing the workflow with no SESSION_END on record.
    */
   static final String SESSION_END_RETRY = "session-end-retry";
+  /**
+   * Version marker: from version 1 on, a ledger that refuses an append (error type
+   * {@code ledger_unwritable} or {@code ledger_full}) is named to the user: a turn whose degraded
+   * call failed on it answers with the ledger's line ({@code outcome=error}, error code
+   * {@code ledger_unwritable}) instead of "temporarily unavailable"; and an explicit {@code end}
+   * whose SESSION_END the HOT ledger refuses for good ({@code ledger_unwritable}) ends the session
+   * anyway, saying in the summary that SESSION_END was not recorded and why, instead of failing
+   * the Update and leaving the session open.
+   */
+  static final String LEDGER_UNWRITABLE = "ledger-unwritable";
   /** How long an expired session waits before it writes SESSION_END again. */
   static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
@@ -81,6 +92,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private boolean endRequested;
   /** The session expired and is writing SESSION_END (again): it takes no more turns. */
   private boolean expiring;
+  /** Why SESSION_END is not on record though the session ended (see {@link #LEDGER_UNWRITABLE}); else null. */
+  private String endNotRecorded;
   private long lastActivityAt;
   private int activitySeq;
 
@@ -282,8 +295,19 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       return simpleResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, spentByChild,
           r.inputTokens(), r.outputTokens(), List.of(r.exchangeEntryId()));
     } catch (ActivityFailure e) {
+      Optional<String> ledger = ledgerProblem(e).or(() -> ledgerProblem(f));
+      if (ledger.isPresent() && Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        return simpleResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR,
+            WoErrorCode.LEDGER_UNWRITABLE, spentByChild, 0, 0, List.of());
+      }
       return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", spentByChild, 0, 0, List.of());
     }
+  }
+
+  /** The ledger's own line when {@code failure} is a ledger that refused an append; else empty. */
+  private static Optional<String> ledgerProblem(Throwable failure) {
+    return WoErrorCode.isLedgerFailure(WorkOrderRunner.rootType(failure))
+        ? Optional.of(WorkOrderRunner.rootMessage(failure)) : Optional.empty();
   }
 
   /**
@@ -298,6 +322,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     } catch (ActivityFailure e) {
       if (Workflow.getVersion(DEGRADATION_LOG_NON_FATAL, Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
         throw e;
+      }
+      if (ledgerProblem(e).isPresent()) {
+        return; // The ledger logged its own line, once; the user hears it from the degraded call's outcome.
       }
       Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} turn {}: DEGRADATION could not be recorded ({});"
           + " answering with the degraded call anyway", sessionId, n, WorkOrderRunner.rootMessage(e));
@@ -328,12 +355,34 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     turnLock.lock();
     try {
       if (!ended) {
-        endSession("end");
+        endAsAsked();
       }
     } finally {
       turnLock.unlock();
     }
     return summary();
+  }
+
+  /**
+   * The user's {@code end}. A HOT ledger that refuses SESSION_END for good (a broken chain, a file
+   * that refuses writes) does not keep the session open (from {@link #LEDGER_UNWRITABLE} 1 on): the
+   * session ends, and the summary says SESSION_END was not recorded, why, and what to run. A full
+   * disk ({@code ledger_full}) still fails the Update after the local activity's retries: space can
+   * be freed, and the next {@code end} then writes SESSION_END.
+   */
+  private void endAsAsked() {
+    try {
+      endSession("end");
+    } catch (ActivityFailure e) {
+      if (!WoErrorCode.LEDGER_UNWRITABLE.equals(WorkOrderRunner.rootType(e))
+          || Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) < 1) {
+        throw e;
+      }
+      endNotRecorded = "SESSION_END could not be written: " + WorkOrderRunner.rootMessage(e);
+      ended = true;
+      endReason = "end";
+      activitySeq++;
+    }
   }
 
   /**
@@ -384,7 +433,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   private SessionSummary summary(String reason) {
     return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, reason,
-        degradedTurns);
+        degradedTurns, endNotRecorded);
   }
 
   private SessionState snapshot() {

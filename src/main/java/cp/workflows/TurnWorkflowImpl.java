@@ -40,7 +40,7 @@ import java.util.Set;
 public class TurnWorkflowImpl implements TurnWorkflow {
   /** Codes after which HO2 cannot go on; the session degrades to a direct call. */
   static final Set<String> FATAL_CODES = Set.of(WoErrorCode.GATEWAY_ERROR, WoErrorCode.CONTRACT_NOT_FOUND,
-      WoErrorCode.INPUT_SCHEMA_INVALID);
+      WoErrorCode.INPUT_SCHEMA_INVALID, WoErrorCode.LEDGER_UNWRITABLE);
   /** Error type of the failure that makes the session degrade. */
   public static final String HO2_FAILED = "ho2_failed";
   /** Temperature of a retry after the gate rejected: the most conservative setting. */
@@ -165,6 +165,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private static void failTurnIfFatal(WorkOrder wo) {
+    if (wo.state() == WoState.FAILED && WoErrorCode.LEDGER_UNWRITABLE.equals(wo.error().code())) {
+      // The ledger's own line (which ledger, what to run) is what the session must pass on.
+      throw ApplicationFailure.newNonRetryableFailure(wo.error().message(), WoErrorCode.LEDGER_UNWRITABLE);
+    }
     if (wo.state() == WoState.FAILED && FATAL_CODES.contains(wo.error().code())) {
       throw ApplicationFailure.newNonRetryableFailure(
           "HO2 cannot continue: work order " + wo.woId() + " failed with " + wo.error().code() + ": "

@@ -108,7 +108,8 @@ public final class WorkOrderRunner {
             leanRounds && round == 1 ? dispatched : null, leanRounds ? wo.cost() : null,
             leanRounds ? wo.woType() : null));
       } catch (ActivityFailure f) {
-        return finish(wo, null, WoErrorCode.GATEWAY_ERROR, rootMessage(f), exchangeIds, toolCalls);
+        return finish(wo, null, WoErrorCode.isLedgerFailure(rootType(f)) ? WoErrorCode.LEDGER_UNWRITABLE
+            : WoErrorCode.GATEWAY_ERROR, rootMessage(f), exchangeIds, toolCalls);
       }
       if (r.promptRef() != null) {
         promptRef = r.promptRef();
@@ -140,6 +141,9 @@ public final class WorkOrderRunner {
           t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
               wo.constraints().allowedTools(), round));
         } catch (ActivityFailure f) {
+          if (WoErrorCode.isLedgerFailure(rootType(f))) {
+            return finish(wo, null, WoErrorCode.LEDGER_UNWRITABLE, rootMessage(f), exchangeIds, toolCalls);
+          }
           return finish(wo, null, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
               + rootMessage(f), exchangeIds, toolCalls);
         }

@@ -35,6 +35,34 @@ class ChatCommandTest {
     }
   }
 
+  /**
+   * Issue 11 item 8: chat on a HOT ledger whose chain is broken (a line appended by another
+   * process) names the ledger and the repair, at once, instead of "not found … restarted service".
+   */
+  @Test
+  void aBrokenHotLedger_isNamedWithItsRepair_notReportedAsALostSession() throws Exception {
+    var first = runWithInput(CliHarness.env(home), "hello\n", "chat");
+    assertEquals(Cpctl.OK, first.code(), first::describe);
+    java.nio.file.Files.writeString(home.resolve("HOT/ledger/governance.jsonl"), "not a ledger entry\n",
+        java.nio.file.StandardOpenOption.APPEND);
+
+    long t0 = System.nanoTime();
+    var r = runWithInput(CliHarness.env(home), "hello\n", "chat");
+    long ms = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+
+    assertOneLineError(r, Cpctl.FAILED);
+    assertTrue(r.err().contains("HOT ledger HOT/ledger/governance.jsonl cannot be written"), r::describe);
+    assertTrue(r.err().contains("'cpctl ledger repair --tier hot'"), r::describe);
+    assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
+    assertTrue(ms < 10_000, "answered in " + ms + " ms (a retried SESSION_START alone takes 15 s)");
+    System.out.println("ChatCommandTest: chat on a broken HOT ledger answered in " + ms + " ms, exit " + r.code());
+
+    var repair = CliHarness.run(CliHarness.env(home), "ledger", "repair", "--tier", "hot");
+    assertEquals(Cpctl.OK, repair.code(), repair::describe);
+    var again = runWithInput(CliHarness.env(home), "hello\n", "chat");
+    assertEquals(Cpctl.OK, again.code(), again::describe);
+  }
+
   @Test
   void pipedTurnsThenExit_printRepliesAndFootersAndEndTheSessionOnce() {
     var r = runWithInput(CliHarness.env(home), CliHarness.TWO_TURNS, "chat");

@@ -57,6 +57,8 @@ final class FakeActivities {
     /** Per synthesize round (over the whole test): a reply, or a function of the request. */
     volatile Function<LlmRoundRequest, LlmRoundResult> synthesize = r -> text("{\"response_text\":\"Hello! How can I help?\"}");
     volatile boolean failGateway;
+    /** When set, every round and degraded call fails as the gateway does when HOT cannot record it. */
+    volatile String hotUnwritable;
     volatile boolean failDegraded;
     volatile String degradedText = "degraded answer";
 
@@ -78,6 +80,9 @@ final class FakeActivities {
     @Override
     public LlmRoundResult llmRound(LlmRoundRequest r) {
       rounds.add(r);
+      if (hotUnwritable != null) {
+        throw ApplicationFailure.newNonRetryableFailure(hotUnwritable, "ledger_unwritable");
+      }
       if (failGateway) {
         throw ApplicationFailure.newNonRetryableFailure("provider down (test)", "server_error");
       }
@@ -127,6 +132,9 @@ final class FakeActivities {
     @Override
     public LlmRoundResult degradedCall(DegradedRequest r) {
       degraded.add(r);
+      if (hotUnwritable != null) {
+        throw ApplicationFailure.newNonRetryableFailure(hotUnwritable, "ledger_unwritable");
+      }
       if (failDegraded) {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
       }
@@ -171,6 +179,8 @@ final class FakeActivities {
     volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
     /** When set, writing a DEGRADATION fails as a corrupt HOT ledger would: on every attempt. */
     volatile boolean failDegradationLog;
+    /** When set, HOT writes after SESSION_START fail as LedgerFailures reports a HOT ledger that refuses appends. */
+    volatile String hotUnwritable;
     /** How many more SESSION_END writes fail (as a full disk would) before one succeeds. */
     final java.util.concurrent.atomic.AtomicInteger failSessionEndWrites = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -181,6 +191,9 @@ final class FakeActivities {
 
     @Override
     public String record(SessionEvent event) {
+      if (hotUnwritable != null && !event.eventType().equals("SESSION_START")) {
+        throw ApplicationFailure.newNonRetryableFailure(hotUnwritable, "ledger_unwritable");
+      }
       if (failDegradationLog && event.eventType().equals("DEGRADATION")) {
         throw new IllegalStateException("cannot append to HOT/ledger/governance.jsonl: the chain is broken (test)");
       }

@@ -51,9 +51,12 @@ class ReplayTest {
   static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
       ENCRYPTED_FILE, "idle-end-session.json");
+  /** A session whose HOT ledger refuses appends after SESSION_START: one turn, then end (ledger-unwritable 1). */
+  static final String UNWRITABLE_FILE = "lean-unwritable-ledger-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
-      "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json");
+      "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
+      UNWRITABLE_FILE);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -147,6 +150,16 @@ class ReplayTest {
     assertFalse(PlaneFixture.mentions(old, SessionWorkflowImpl.SESSION_END_RETRY), "recorded before the change");
   }
 
+  @Test
+  void unwritableLedgerHistory_hasTheVersionMarker_andEndedWithoutSessionEnd() throws IOException {
+    WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(UNWRITABLE_FILE),
+        StandardCharsets.UTF_8));
+    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.LEDGER_UNWRITABLE), "no ledger-unwritable marker");
+    assertTrue(PlaneFixture.mentions(h, "SESSION_END could not be written"), "end reported the missing SESSION_END");
+    assertTrue(h.getEvents().stream().anyMatch(e -> e.hasWorkflowExecutionCompletedEventAttributes()),
+        "the session completed");
+  }
+
   private static long timers(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasTimerStartedEventAttributes())
         .filter(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds()
@@ -206,6 +219,27 @@ class ReplayTest {
     }, "question?");
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
     recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
+    recordUnwritableSession(UNWRITABLE_FILE, "SES-00001238");
+  }
+
+  /** SESSION_START, then the HOT ledger refuses every append: one turn (refused, honest), then end. */
+  private static void recordUnwritableSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    FakeActivities.Session session = new FakeActivities.Session();
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.state();
+      ho1.hotUnwritable = SessionWorkflowTest.HOT_BROKEN;
+      session.hotUnwritable = SessionWorkflowTest.HOT_BROKEN;
+      stub.turn(new TurnRequest("turn 1"));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
   }
 
   /**

@@ -257,6 +257,47 @@ class SessionWorkflowTest {
     assertEquals(List.of("SESSION_START"), session.types());
   }
 
+  /** What the ledger says when HOT refuses appends (LedgerProblem's words). */
+  static final String HOT_BROKEN = "HOT ledger HOT/ledger/governance.jsonl cannot be written: its hash chain is broken"
+      + " at line 2 (not valid JSON); run 'cpctl ledger verify' and 'cpctl ledger repair --tier hot'";
+
+  // Issue 11 item 8: a HOT ledger that refuses appends under a running session.
+  @Test
+  void aHotLedgerThatRefusesAppends_turnAnswersWithItsLine_andEndFinishesSayingSessionEndIsNotRecorded() {
+    SessionWorkflow s = start(0);
+    s.state();
+    ho1.hotUnwritable = HOT_BROKEN;
+    session.hotUnwritable = HOT_BROKEN;
+
+    TurnResult r = s.turn(new TurnRequest("hello"));
+
+    assertEquals(TurnOutcome.ERROR, r.outcome(), r::toString);
+    assertEquals("ledger_unwritable", r.errorCode());
+    assertEquals("This turn could not run: " + HOT_BROKEN, r.response());
+    assertEquals(1, ho1.rounds.size(), "the classify round failed once, not retried");
+    assertEquals(1, ho1.degraded.size());
+    assertEquals(List.of("SESSION_START"), session.types());
+
+    SessionSummary sum = s.end();
+    assertEquals("SESSION_END could not be written: " + HOT_BROKEN, sum.endNotRecorded());
+    assertEquals("end", sum.endReason());
+    assertEquals(1, sum.turns());
+    assertEquals(List.of("SESSION_START"), session.types());
+    io.temporal.client.WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+  }
+
+  @Test
+  void aFullDiskAtEnd_failsTheUpdateAndKeepsTheSessionForALaterEnd() {
+    SessionWorkflow s = start(0);
+    s.state();
+    session.failSessionEndWrites.set(100);
+    String msg = updateError(s::end);
+    assertTrue(msg.contains("No space left on device"), msg);
+    session.failSessionEndWrites.set(0);
+    assertEquals(null, s.end().endNotRecorded());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+  }
+
   // Seed 002 test 13 (degradation log failure is non-fatal): when DEGRADATION cannot be written,
   // the user still gets the degraded answer and the session goes on.
   @Test

@@ -230,8 +230,16 @@ class ReadFileToolTest {
     plane.ledgers.close();
     PlaneLayout layout = new PlaneLayout(plane.root);
     Path ho1 = layout.ledgerPath(Tier.HO1, null);
-    byte[] whole = Files.readAllBytes(ho1);
-    Files.write(ho1, Arrays.copyOf(whole, whole.length - 20)); // a torn final line: cut and saved on open
+    // A torn final line the .head never acknowledged (a crash mid-write): cut and saved on open.
+    // (A cut line the .head counts would be damage, kept in place, not a torn write.)
+    Path ho1Head = ho1.resolveSibling(ho1.getFileName() + ".head");
+    byte[] headBeforeLastWrite = Files.readAllBytes(ho1Head);
+    try (Ledgers more = new Ledgers(layout, LedgerSettings.all(Durability.NONE))) {
+      more.ho1().write(entry);
+    }
+    byte[] longer = Files.readAllBytes(ho1);
+    Files.write(ho1, Arrays.copyOf(longer, longer.length - 20));
+    Files.write(ho1Head, headBeforeLastWrite);
     Path ho2 = layout.ledgerPath(Tier.HO2, "RESIDENT");
     List<String> lines = new ArrayList<>(Files.readAllLines(ho2, StandardCharsets.UTF_8));
     lines.set(1, "{broken " + OTHER_USER);

@@ -16,14 +16,19 @@ import cp.model.TurnInput;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import cp.model.WoCost;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,6 +59,19 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * failing the workflow with no SESSION_END on record.
    */
   static final String SESSION_END_RETRY = "session-end-retry";
+  /**
+   * Version marker of issue 11's session changes, one id for all of them: the session ends with
+   * SESSION_END {@code turn_limit} when its last allowed turn completes; a turn (child workflow and
+   * degraded call) has a total deadline, {@code budget.turn_timeout_seconds}; a degraded turn
+   * counts what the failed turn's EXCHANGEs hold (tokens and cost, {@code SessionTurnCost}) and
+   * its degraded call's cost.
+   */
+  static final String ROUND2_SESSION = "round2-session";
+  static final int ROUND2_VERSION = 1;
+  /** SESSION_END's end_reason when the last turn the agent allows has completed. */
+  public static final String TURN_LIMIT = "turn_limit";
+  /** A turn's error_code when the agent's turn deadline passed before it had an answer. */
+  public static final String TURN_DEADLINE_EXCEEDED = "turn_deadline_exceeded";
   /** How long an expired session waits before it writes SESSION_END again. */
   static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
@@ -83,9 +101,13 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private boolean expiring;
   private long lastActivityAt;
   private int activitySeq;
+  /** Whether this run has the {@link #ROUND2_SESSION} behaviour. */
+  private boolean round2;
+  private long endedAtMillis;
 
   @Override
   public SessionSummary run(SessionInput in) {
+    round2 = Workflow.getVersion(ROUND2_SESSION, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
     sessionId = in.sessionId();
     agentClass = in.agentClass();
     canAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns() : DEFAULT_CONTINUE_AS_NEW_TURNS;
@@ -113,11 +135,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
     while (!ended) {
       long waitMillis = millisUntilExpiry();
-      if (waitMillis <= 0 && pendingTurns == 0 && !endRequested) {
+      boolean lastTurnDone = lastAllowedTurnDone();
+      if ((waitMillis <= 0 || lastTurnDone) && pendingTurns == 0 && !endRequested) {
         turnLock.lock();
         try {
           if (!ended) {
-            endOnExpiry(expiryReason());
+            endOnExpiry(lastTurnDone ? TURN_LIMIT : expiryReason());
           }
         } finally {
           turnLock.unlock();
@@ -130,13 +153,22 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       } else {
         Workflow.await(Duration.ofMillis(Math.max(1, waitMillis)), () -> ended || activitySeq != seen);
       }
-      if (!ended && !endRequested && pendingTurns == 0 && continueAsNewDue()) {
+      if (!ended && !endRequested && pendingTurns == 0 && !lastAllowedTurnDone() && continueAsNewDue()) {
         Workflow.await(Workflow::isEveryHandlerFinished);
         Workflow.continueAsNew(new SessionInput(sessionId, agentClass, snapshot(), canAfterTurns));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
     return summary();
+  }
+
+  /**
+   * Seed 003 test 22: the session ends when its turn limit is reached, that is when the last
+   * allowed turn has completed (from {@link #ROUND2_SESSION} on; before, later turns were only
+   * refused).
+   */
+  private boolean lastAllowedTurnDone() {
+    return round2 && profile != null && profile.turnLimit() > 0 && turns >= profile.turnLimit();
   }
 
   private boolean continueAsNewDue() {
@@ -224,7 +256,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       }
       int n = turns + 1;
       long remaining = profile.sessionTokenLimit() - tokensUsed;
-      TurnResult r = runTurn(n, request.text(), remaining);
+      TurnResult r = round2 ? runTurnWithDeadline(n, request.text(), remaining) : runTurn(n, request.text(), remaining);
       turns = n;
       turnsThisRun++;
       tokensUsed += r.costSummary().totalTokens();
@@ -262,28 +294,89 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   }
 
   private TurnResult degrade(int n, String childId, String text, long remaining, ChildWorkflowFailure f) {
-    long spentByChild = session.turnSpend(sessionId, childId);
+    // Before round2 the failed turn's tokens were counted as input tokens and its cost as 0.
+    WoCost failedTurn = round2 ? session.turnCost(sessionId, childId)
+        : new WoCost(session.turnSpend(sessionId, childId), 0, 0, 0, 0, 0.0);
+    long spentByChild = failedTurn.totalTokens();
     String message = WorkOrderRunner.rootMessage(f);
     ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", n)
         .put("turn_workflow_id", childId).put("error_type", WorkOrderRunner.rootType(f)).put("error_message", message)
         .put("tokens_spent_by_failed_turn", spentByChild);
+    if (round2) {
+      // Seed 002: DEGRADATION carries the session id, the agent id and the error type.
+      meta.put("agent_id", profile.agentId()).put("cost_of_failed_turn", failedTurn.cost());
+    }
     recordDegradation(n, new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
         "HO2 failed on turn " + n + ": " + message, meta));
     long left = remaining - spentByChild;
     if (left <= 0) {
-      return simpleResult(n, "This session's token budget is used up; start a new session to continue.",
-          TurnOutcome.ERROR, "budget_exhausted", spentByChild, 0, 0, List.of());
+      return costedResult(n, "This session's token budget is used up; start a new session to continue.",
+          TurnOutcome.ERROR, "budget_exhausted", failedTurn, null);
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
       if (r.rejected()) {
-        return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), spentByChild, 0, 0, List.of());
+        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), failedTurn, null);
       }
-      return simpleResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, spentByChild,
-          r.inputTokens(), r.outputTokens(), List.of(r.exchangeEntryId()));
+      return costedResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn, r);
     } catch (ActivityFailure e) {
-      return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", spentByChild, 0, 0, List.of());
+      return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", failedTurn, null);
     }
+  }
+
+  /**
+   * A session-made result (degraded, unavailable). From round2 on it reports what the failed turn
+   * and the degraded call spent, tokens and cost, as the ledger holds them; before, the failed
+   * turn's tokens only in the total and no cost.
+   */
+  private TurnResult costedResult(int n, String text, String outcome, String errorCode, WoCost failedTurn,
+      LlmRoundResult degraded) {
+    List<String> ids = degraded == null ? List.of() : List.of(degraded.exchangeEntryId());
+    if (!round2) {
+      return simpleResult(n, text, outcome, errorCode, failedTurn.totalTokens(),
+          degraded == null ? 0 : degraded.inputTokens(), degraded == null ? 0 : degraded.outputTokens(), ids);
+    }
+    WoCost total = degraded == null ? failedTurn
+        : failedTurn.plus(WoCost.llmCall(degraded.inputTokens(), degraded.outputTokens(), degraded.cost()));
+    return new TurnResult(text, outcome, sessionId, n, false, List.of(), CostSummary.of(total, 0, 0), List.of(), ids,
+        null, errorCode);
+  }
+
+  // ------------------------------------------------------------------ turn deadline
+
+  /**
+   * Runs the turn (its child workflow and, if that fails, the degraded call) against the agent's
+   * turn deadline ({@code budget.turn_timeout_seconds}). When the deadline passes first, the
+   * turn's scope is cancelled (the child workflow and whatever activity is in flight get a
+   * cancellation request; the session does not wait for them) and the user gets an honest error
+   * with what the turn spent, read from its EXCHANGE records.
+   */
+  private TurnResult runTurnWithDeadline(int n, String text, long remaining) {
+    long limit = profile.turnTimeoutSeconds();
+    if (limit <= 0) {
+      return runTurn(n, text, remaining);
+    }
+    List<Promise<TurnResult>> work = new ArrayList<>(1);
+    CancellationScope scope = Workflow.newCancellationScope(
+        () -> work.add(Async.function(() -> runTurn(n, text, remaining))));
+    scope.run();
+    Promise<TurnResult> result = work.get(0);
+    if (Workflow.await(Duration.ofSeconds(limit), result::isCompleted)) {
+      return result.get();
+    }
+    scope.cancel("the turn's deadline of " + limit + " s passed");
+    String childId = WorkOrderIds.turnWorkflow(sessionId, n);
+    WoCost spent = session.turnCost(sessionId, childId);
+    Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} turn {}: no answer within the turn deadline of {} s;"
+        + " cancelled", sessionId, n, limit);
+    return costedResult(n, deadlineMessage(limit), TurnOutcome.ERROR, TURN_DEADLINE_EXCEEDED, spent, null);
+  }
+
+  private String deadlineMessage(long limit) {
+    return "No answer within this turn's deadline of " + Durations.words(limit) + " (agent " + agentClass
+        + " budget.turn_timeout_seconds = " + limit + "): the model provider or a tool did not finish in time, and"
+        + " the turn was cancelled. What it spent is counted. Try again; if the provider is slow rather than down,"
+        + " an operator can raise budget.turn_timeout_seconds.";
   }
 
   /**
@@ -375,6 +468,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         "session ended: " + reason, meta));
     ended = true;
     endReason = reason;
+    endedAtMillis = Workflow.currentTimeMillis();
     activitySeq++;
   }
 
@@ -383,8 +477,26 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   }
 
   private SessionSummary summary(String reason) {
+    String endedAt = reason == null ? null
+        : java.time.Instant.ofEpochMilli(endedAtMillis > 0 ? endedAtMillis : Workflow.currentTimeMillis()).toString();
     return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, reason,
-        degradedTurns);
+        degradedTurns, endedAt, endDetail(reason));
+  }
+
+  /** Why the session ended, in words a user can act on; null while it is open. */
+  private String endDetail(String reason) {
+    if (reason == null) {
+      return null;
+    }
+    return switch (reason) {
+      case "end" -> "ended by its user";
+      case "idle_timeout" -> "no turn for " + Durations.words(profile.idleTimeoutSeconds())
+          + " (budget.idle_timeout_seconds)";
+      case "session_timeout" -> "reached its lifetime of " + Durations.words(profile.timeoutSeconds())
+          + " (budget.timeout_seconds)";
+      case TURN_LIMIT -> "all " + profile.turnLimit() + " turns its agent allows were used (budget.turn_limit)";
+      default -> reason;
+    };
   }
 
   private SessionState snapshot() {

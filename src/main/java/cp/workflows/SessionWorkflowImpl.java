@@ -361,7 +361,15 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         () -> work.add(Async.function(() -> runTurn(n, text, remaining))));
     scope.run();
     Promise<TurnResult> result = work.get(0);
-    if (Workflow.await(Duration.ofSeconds(limit), result::isCompleted)) {
+    // A timer of its own, cancelled once the turn is answered: Workflow.await(timeout, ...) would
+    // leave it to fire later and wake the session for nothing.
+    List<Promise<Void>> timer = new ArrayList<>(1);
+    CancellationScope timerScope = Workflow.newCancellationScope(
+        () -> timer.add(Workflow.newTimer(Duration.ofSeconds(limit))));
+    timerScope.run();
+    Workflow.await(() -> result.isCompleted() || timer.get(0).isCompleted());
+    if (result.isCompleted()) {
+      timerScope.cancel();
       return result.get();
     }
     scope.cancel("the turn's deadline of " + limit + " s passed");

@@ -8,6 +8,7 @@ import cp.model.TurnResult;
 import cp.worker.WorkerSettings;
 import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
+import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
 import cp.workflows.WorkOrderIds;
 import io.grpc.Status;
@@ -55,6 +56,8 @@ public final class ControlPlaneClient {
   static final int RUN_CHANGE_RETRIES = 5;
   /** How often a waiting turn looks at its session on the service. */
   static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
+  /** How long fetching an ended session's summary may take; it is one read of a closed workflow. */
+  static final Duration ENDED_RESULT_WAIT = Duration.ofSeconds(5);
   /** Threads that wait on the service for a turn, so the caller can watch the session meanwhile. */
   private static final ExecutorService WAITERS = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "cp-turn-wait");
@@ -136,6 +139,9 @@ public final class ControlPlaneClient {
       try {
         return await(sessionId, call, accepted);
       } catch (WorkflowUpdateException e) {
+        if (SessionWorkflowImpl.SESSION_ENDED.equals(failureType(e))) {
+          throw endedWhenClosed(sessionId, e);
+        }
         throw refusedOrFailed(sessionId, e);
       } catch (WorkflowNotFoundException e) {
         if (accepted.get()) {
@@ -144,10 +150,10 @@ public final class ControlPlaneClient {
         if (attempt < RUN_CHANGE_RETRIES && isRunning(sessionId)) {
           continue;
         }
-        throw notFound(sessionId);
+        throw notFoundOrEnded(sessionId);
       } catch (WorkflowException | StatusRuntimeException e) {
         if (hasStatus(e, Status.Code.NOT_FOUND)) {
-          throw accepted.get() ? lost(sessionId) : notFound(sessionId);
+          throw accepted.get() ? lost(sessionId) : notFoundOrEnded(sessionId);
         }
         Optional<String> gone = serviceGone(e);
         if (gone.isPresent()) {
@@ -240,8 +246,11 @@ public final class ControlPlaneClient {
     } catch (WorkflowUpdateException e) {
       throw refusedOrFailed(sessionId, e);
     } catch (WorkflowNotFoundException e) {
-      throw notFound(sessionId);
+      throw notFoundOrEnded(sessionId);
     } catch (WorkflowException | StatusRuntimeException e) {
+      if (hasStatus(e, Status.Code.NOT_FOUND)) {
+        throw notFoundOrEnded(sessionId);
+      }
       throw unavailable("end of " + sessionId + " failed", e);
     }
   }
@@ -252,10 +261,10 @@ public final class ControlPlaneClient {
     try {
       return client.newWorkflowStub(SessionWorkflow.class, sessionId).state();
     } catch (WorkflowNotFoundException e) {
-      throw notFound(sessionId);
+      throw notFoundOrEnded(sessionId);
     } catch (WorkflowException | StatusRuntimeException e) {
-      if (e instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        throw notFound(sessionId);
+      if (hasStatus(e, Status.Code.NOT_FOUND)) {
+        throw notFoundOrEnded(sessionId);
       }
       throw unavailable("state of " + sessionId + " unavailable", e);
     }
@@ -279,6 +288,45 @@ public final class ControlPlaneClient {
     }
   }
 
+  /**
+   * Why a session takes no turn: it ended (its workflow completed: the summary says when and why),
+   * its workflow was closed otherwise (terminated, failed, timed out, cancelled), or the service
+   * does not know it (never started, or a restarted service forgot it).
+   */
+  private ClientException notFoundOrEnded(String sessionId) {
+    WorkflowExecutionStatus status;
+    java.time.Instant closedAt;
+    WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
+    try {
+      var d = stub.describe();
+      status = d.getStatus();
+      closedAt = d.getCloseTime();
+    } catch (RuntimeException e) {
+      return notFound(sessionId);
+    }
+    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
+      try {
+        SessionSummary s = stub.getResult(ENDED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
+        if (s.endedAt() == null && closedAt != null) {
+          s = new SessionSummary(s.sessionId(), s.agentClass(), s.turns(), s.tokensUsed(), s.tokenLimit(), s.cost(),
+              s.endReason(), s.degradedTurns(), closedAt.toString(), s.endDetail());
+        }
+        return new SessionEndedException(s);
+      } catch (RuntimeException | TimeoutException e) {
+        // Fall through: say what the description says.
+      }
+    }
+    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+        || status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW) {
+      return notFound(sessionId);
+    }
+    String how = status.name().replace("WORKFLOW_EXECUTION_STATUS_", "").toLowerCase(Locale.ROOT).replace('_', ' ');
+    return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId + " is closed on " + service()
+        + ": its workflow was " + how + (closedAt == null ? "" : " at " + closedAt) + ", so it takes no more turns"
+        + " ('cpctl show " + sessionId + "' reads what the ledgers recorded); start a new session with 'cpctl"
+        + " session start'");
+  }
+
   private ClientException notFound(String sessionId) {
     return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId
         + " not found or already ended on " + service() + " (a restarted service forgets"
@@ -291,6 +339,31 @@ public final class ControlPlaneClient {
         + " vanished from " + service() + " while its turn was running: the service was"
         + " restarted or lost its state ('cpctl dev-server' keeps sessions in memory only). What the turn did is in"
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
+  }
+
+  /** The innermost application failure's type, or null. */
+  private static String failureType(Throwable e) {
+    String type = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure af) {
+        type = af.getType();
+      }
+    }
+    return type;
+  }
+
+  /**
+   * A turn refused because the session has ended or is writing SESSION_END: waits a moment for the
+   * session to close and says when and why it ended; the refusal as it came if it does not.
+   */
+  private ClientException endedWhenClosed(String sessionId, WorkflowUpdateException refusal) {
+    try {
+      client.newUntypedWorkflowStub(sessionId).getResult(ENDED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS,
+          SessionSummary.class);
+      return notFoundOrEnded(sessionId);
+    } catch (RuntimeException | TimeoutException e) {
+      return refusedOrFailed(sessionId, refusal);
+    }
   }
 
   private static ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {

@@ -48,6 +48,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** Error type of a refused turn (the Update fails; nothing was written). */
   public static final String TURN_REFUSED = "turn_refused";
   /**
+   * Error type of a turn refused because the session has ended or is ending (SESSION_END being
+   * written): a client waits for the session's result and says when and why it ended.
+   */
+  public static final String SESSION_ENDED = "session_ended";
+  /**
    * Version marker: from version 1 on, a DEGRADATION that cannot be written (after the local
    * activity's retries) no longer fails the turn; the degraded call still runs.
    */
@@ -207,8 +212,16 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   @Override
   public void validateTurn(TurnRequest request) {
     refusal(request, pendingTurns).ifPresent(msg -> {
+      if (closing()) {
+        throw ApplicationFailure.newNonRetryableFailure(msg, SESSION_ENDED);
+      }
       throw new IllegalArgumentException(msg);
     });
+  }
+
+  /** The session has ended or is ending: no turn can start any more. */
+  private boolean closing() {
+    return ended || endRequested || expiring;
   }
 
   /**
@@ -252,7 +265,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     try {
       Optional<String> refused = refusal(request, pendingTurns - 1);
       if (refused.isPresent()) {
-        throw ApplicationFailure.newNonRetryableFailure(refused.get(), TURN_REFUSED);
+        throw ApplicationFailure.newNonRetryableFailure(refused.get(), closing() ? SESSION_ENDED : TURN_REFUSED);
       }
       int n = turns + 1;
       long remaining = profile.sessionTokenLimit() - tokensUsed;
@@ -498,11 +511,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     return switch (reason) {
       case "end" -> "ended by its user";
-      case "idle_timeout" -> "no turn for " + Durations.words(profile.idleTimeoutSeconds())
-          + " (budget.idle_timeout_seconds)";
-      case "session_timeout" -> "reached its lifetime of " + Durations.words(profile.timeoutSeconds())
-          + " (budget.timeout_seconds)";
-      case TURN_LIMIT -> "all " + profile.turnLimit() + " turns its agent allows were used (budget.turn_limit)";
+      case "idle_timeout" -> "no turn for " + Durations.words(profile.idleTimeoutSeconds());
+      case "session_timeout" -> "its lifetime of " + Durations.words(profile.timeoutSeconds()) + " was reached";
+      case TURN_LIMIT -> "all " + profile.turnLimit() + " turns its agent allows were used";
       default -> reason;
     };
   }

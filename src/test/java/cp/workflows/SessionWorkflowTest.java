@@ -312,7 +312,7 @@ class SessionWorkflowTest {
     var meta = session.events.get(1).metadata();
     assertEquals("turn_limit", meta.get("end_reason").asText());
     assertEquals(400, meta.get("tokens_used").asLong());
-    assertTrue(sum.endDetail().contains("2 turns") && sum.endDetail().contains("budget.turn_limit"), sum.endDetail());
+    assertEquals("all 2 turns its agent allows were used", sum.endDetail());
     assertNotNull(sum.endedAt());
   }
 

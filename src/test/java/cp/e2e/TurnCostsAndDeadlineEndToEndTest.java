@@ -41,6 +41,9 @@ class TurnCostsAndDeadlineEndToEndTest {
   /** The deadline plus the time a cancelled turn needs to be answered on a busy 2-core machine. */
   static final long ANSWER_WITHIN_MS = DEADLINE_SECONDS * 1000L + 6_000;
 
+  /** A cancelled activity hears of it with its next heartbeat (every 0.5 s at a 2 s heartbeat timeout). */
+  static final long CANCELLED_WITHIN_MS = 10_000;
+
   private final FaultyAnthropic model = new FaultyAnthropic();
   private final MockWebServer server = new MockWebServer();
   private PlaneFixture plane;
@@ -128,10 +131,32 @@ class TurnCostsAndDeadlineEndToEndTest {
     assertTrue(spent > 0, "classify answered before the hang");
     assertEquals(spent, r.costSummary().totalTokens(), "what the turn's EXCHANGEs hold is counted");
 
+    // The hanging call is cancelled, not left to its 60 s read timeout: its failed EXCHANGE
+    // (no tokens) is on record within seconds of the deadline.
+    long until = System.nanoTime() + CANCELLED_WITHIN_MS * 1_000_000;
+    List<LedgerEntry> abandoned = List.of();
+    while (abandoned.isEmpty() && System.nanoTime() < until) {
+      abandoned = ofType(sid, "EXCHANGE").stream()
+          .filter(e -> "PRC-SYNTHESIZE-001".equals(e.metaText("contract_id"))).toList();
+      sleep(100);
+    }
+    assertEquals(1, abandoned.size(), "the hanging synthesize call ended within " + CANCELLED_WITHIN_MS + " ms");
+    assertEquals("error", abandoned.get(0).metaText("outcome"), abandoned.get(0)::toString);
+    assertEquals(0, tokens(abandoned.get(0)));
+
     TurnResult next = plane.client.turn(sid, "hello again");
     assertEquals(TurnOutcome.SUCCESS, next.outcome(), next::toString);
     assertEquals(2, next.turn());
     assertTrue(hot().verify().ok(), hot().verify().reason());
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static long tokens(LedgerEntry e) {

@@ -71,6 +71,7 @@ public final class ProviderHttpClient {
     long start = System.nanoTime();
     int status = 0;
     Call call = client.newCall(request);
+    InFlightCalls.started(call);
     try (Response response = call.execute()) {
       status = response.code();
       ResponseBody body = response.body();
@@ -82,6 +83,8 @@ public final class ProviderHttpClient {
       long millis = elapsedMillis(start);
       log.debug("{} POST {} failed after {} ms: {}", providerId, target, millis, e.getClass().getSimpleName());
       throw ioFailure(e, mark.reached(), status, target, millis);
+    } finally {
+      InFlightCalls.finished();
     }
   }
 

@@ -302,6 +302,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     try {
       return child.run(new TurnInput(sessionId, n, text, remaining, profile));
     } catch (ChildWorkflowFailure f) {
+      if (round2 && CancellationScope.current().isCancelRequested()) {
+        // The turn's deadline passed and the session has answered; a cancelled turn is not a
+        // failed supervisor, so nothing degrades (and nothing more is written or spent).
+        throw f;
+      }
       return degrade(n, childId, text, remaining, f);
     }
   }

@@ -168,8 +168,18 @@ class ReplayTest {
     assertEquals(1, count(deadline, io.temporal.api.enums.v1.EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED),
         "the turn past its deadline was cancelled");
     assertTrue(PlaneFixture.mentions(deadline, SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED));
+    assertEquals(List.of("\"SessionProfile\"", "\"SessionRecord\"", "\"SessionTurnCost\"", "\"SessionRecord\""),
+        localActivities(deadline), "SESSION_START, the cancelled turn's cost, SESSION_END: no DEGRADATION");
     assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.ROUND2_SESSION),
         "recorded before the change");
+  }
+
+  private static List<String> localActivities(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
+        .map(e -> e.getMarkerRecordedEventAttributes())
+        .filter(m -> m.getMarkerName().equals("LocalActivity"))
+        .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8())
+        .toList();
   }
 
   private static WorkflowExecutionHistory history(String file) throws IOException {

@@ -374,6 +374,9 @@ class SessionWorkflowTest {
     assertEquals(100, s.state().tokensUsed());
     assertTrue(ho1.hangCancelled.await(10, java.util.concurrent.TimeUnit.SECONDS),
         "the hanging synthesize call was cancelled");
+    assertTrue(ho1.degraded.isEmpty(), "a turn past its deadline is answered, not degraded");
+    h.env.sleep(Duration.ofSeconds(1));
+    assertEquals(List.of("SESSION_START"), session.types(), "no DEGRADATION for the cancelled turn");
     ho1.hangSynthesize = null;
     TurnResult next = s.turn(new TurnRequest("again"));
     assertEquals(TurnOutcome.SUCCESS, next.outcome());

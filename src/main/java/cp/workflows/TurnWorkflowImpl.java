@@ -23,6 +23,7 @@ import cp.model.WorkOrder;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,9 +92,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     }
     try {
       return steps(in, log, lean);
-    } catch (CanceledFailure cancelled) {
-      recordCancelled(log);
-      throw cancelled;
+    } catch (RuntimeException e) {
+      // A cancelled activity surfaces as a failed work order, a cancelled timer or call as
+      // CanceledFailure: either way, once the session cancelled the turn, say so and stop.
+      if (e instanceof CanceledFailure || CancellationScope.current().isCancelRequested()) {
+        recordCancelled(log);
+      }
+      throw e;
     }
   }
 

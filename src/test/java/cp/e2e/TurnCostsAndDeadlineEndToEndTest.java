@@ -144,6 +144,17 @@ class TurnCostsAndDeadlineEndToEndTest {
     assertEquals("error", abandoned.get(0).metaText("outcome"), abandoned.get(0)::toString);
     assertEquals(0, tokens(abandoned.get(0)));
 
+    // HO2's ledger says how the cancelled turn ended.
+    boolean closed = false;
+    for (long end = System.nanoTime() + CANCELLED_WITHIN_MS * 1_000_000; !closed && System.nanoTime() < end; ) {
+      closed = plane.runtime.ledgers().ho2("ADMIN").bySession(sid).stream()
+          .anyMatch(e -> e.eventType().equals("WO_CHAIN_COMPLETE")
+              && "turn_deadline_exceeded".equals(e.metaText("outcome")));
+      sleep(100);
+    }
+    assertTrue(closed, "WO_CHAIN_COMPLETE turn_deadline_exceeded");
+    assertTrue(ofType(sid, "DEGRADATION").isEmpty(), "a turn past its deadline does not degrade");
+
     TurnResult next = plane.client.turn(sid, "hello again");
     assertEquals(TurnOutcome.SUCCESS, next.outcome(), next::toString);
     assertEquals(2, next.turn());

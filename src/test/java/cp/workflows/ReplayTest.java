@@ -53,6 +53,10 @@ class ReplayTest {
   static final String DEADLINE_FILE = "round2-deadline-session.json";
   /** Issue 11: HO2 fails, the degraded call answers; the turn counts the ledger's tokens and cost. */
   static final String DEGRADED_COSTS_FILE = "round2-degraded-costs-session.json";
+  /** Issue 11 (round2-turn 1): the turn of {@link #DEADLINE_FILE} the session cancelled at its deadline. */
+  static final String DEADLINE_TURN_FILE = "round2-deadline-turn.json";
+  /** Issue 11 (round2-turn 1): a synthesize work order spends its own cap in a tool loop. */
+  static final String WO_BUDGET_TURN_FILE = "round2-wo-budget-turn.json";
   /** Recorded by earlier versions of the workflows; frozen. */
   static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
@@ -60,7 +64,7 @@ class ReplayTest {
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
-      TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE);
+      TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -172,6 +176,17 @@ class ReplayTest {
         localActivities(deadline), "SESSION_START, the cancelled turn's cost, SESSION_END: no DEGRADATION");
     assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.ROUND2_SESSION),
         "recorded before the change");
+    WorkflowExecutionHistory cancelledTurn = history(DEADLINE_TURN_FILE);
+    assertTrue(PlaneFixture.mentions(cancelledTurn, TurnWorkflowImpl.ROUND2_TURN), "no round2-turn marker");
+    long cancelAt = cancelledTurn.getEvents().stream().filter(e -> e.getEventType()
+        == io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED)
+        .mapToLong(e -> e.getEventId()).findFirst().orElseThrow();
+    assertTrue(cancelledTurn.getEvents().stream().filter(e -> e.getEventId() > cancelAt)
+        .filter(e -> e.hasMarkerRecordedEventAttributes()).map(e -> e.getMarkerRecordedEventAttributes())
+        .anyMatch(m -> m.getMarkerName().equals("LocalActivity")
+            && m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8().equals("\"Ho2Record\"")),
+        "the cancelled turn closed its chain (WO_CHAIN_COMPLETE) after the cancel request");
+    assertTrue(PlaneFixture.mentions(history(WO_BUDGET_TURN_FILE), "budget.wo_token_budget"));
   }
 
   private static List<String> localActivities(WorkflowExecutionHistory h) {
@@ -249,6 +264,9 @@ class ReplayTest {
     }, "question?");
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
     recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
+    recordTurn(WO_BUDGET_TURN_FILE, ho1 -> ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object()),
+        "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
+            List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
         session -> session.profile = FakeActivities.profile(100_000, 2), 2, false);
     recordRound2Session(DEADLINE_FILE, "SES-00001239", ho1 -> ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1),
@@ -287,6 +305,9 @@ class ReplayTest {
       io.temporal.client.WorkflowStub.fromTyped(h.client.newWorkflowStub(SessionWorkflow.class, sid))
           .getResult(cp.model.SessionSummary.class);
       write(file, h.client.fetchHistory(sid, first.getRunId()));
+      if (file.equals(DEADLINE_FILE)) {
+        write(DEADLINE_TURN_FILE, h.client.fetchHistory(WorkOrderIds.turnWorkflow(sid, 1)));
+      }
     }
   }
 
@@ -326,6 +347,20 @@ class ReplayTest {
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {
     recordTurn(file, script, text, Optional.empty());
+  }
+
+  private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,
+      cp.model.AgentProfile profile) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    script.accept(ho1);
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
+      String id = "SES-0000abce/turn-0001";
+      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abce", 1, text, profile.sessionTokenLimit(), profile));
+      write(file, h.client.fetchHistory(id));
+    }
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,

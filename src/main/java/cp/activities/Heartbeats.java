@@ -1,7 +1,9 @@
 package cp.activities;
 
 import io.temporal.activity.Activity;
+import cp.gateway.http.InFlightCalls;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -39,11 +41,16 @@ final class Heartbeats {
       return call.call();
     }
     long interval = Math.max(MIN_INTERVAL.toMillis(), timeout.toMillis() / BEATS_PER_TIMEOUT);
+    Thread caller = Thread.currentThread();
     ScheduledFuture<?> beat = TICKER.scheduleAtFixedRate(() -> {
       try {
         ctx.heartbeat(null);
+      } catch (ActivityCompletionException e) {
+        // Nobody waits for this answer any more (the turn passed its deadline and was cancelled,
+        // or its workflow closed): end the provider call now instead of at its read timeout.
+        InFlightCalls.cancel(caller);
       } catch (RuntimeException e) {
-        // Cancellation or a closed client surfaces through the call itself.
+        // A closed client surfaces through the call itself.
       }
     }, interval, interval, TimeUnit.MILLISECONDS);
     try {

@@ -2,6 +2,7 @@ package cp.activities;
 
 import cp.model.AgentProfile;
 import cp.model.SessionEvent;
+import cp.model.WoCost;
 import io.temporal.activity.ActivityInterface;
 
 /** The session host's I/O: the agent's limits and the HOT-ledger session events. */
@@ -15,4 +16,11 @@ public interface SessionActivities {
 
   /** Tokens a (failed) turn workflow already spent, summed from its EXCHANGE records. */
   long turnSpend(String sessionId, String turnWorkflowId);
+
+  /**
+   * What a turn workflow spent, summed from its EXCHANGE records: input and output tokens, round
+   * trips and cost. The session counts a failed or timed-out turn with it, so its figures equal
+   * the ledger's.
+   */
+  WoCost turnCost(String sessionId, String turnWorkflowId);
 }

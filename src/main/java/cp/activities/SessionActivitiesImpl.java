@@ -6,6 +6,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.AgentProfile;
 import cp.model.SessionEvent;
+import cp.model.WoCost;
 import io.temporal.failure.ApplicationFailure;
 
 /** The session host's activities: agent limits and the HOT-ledger session events. */
@@ -33,7 +34,7 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars());
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds());
   }
 
   /**
@@ -53,13 +54,22 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   @Override
   public long turnSpend(String sessionId, String turnWorkflowId) {
-    long total = 0;
+    return turnCost(sessionId, turnWorkflowId).totalTokens();
+  }
+
+  @Override
+  public WoCost turnCost(String sessionId, String turnWorkflowId) {
+    WoCost total = WoCost.ZERO;
     for (LedgerEntry e : ledgers.hot().query(cp.ledger.LedgerQuery.session(sessionId).withEventType("EXCHANGE"))) {
       if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
-        total += e.meta("input_tokens") == null ? 0 : e.meta("input_tokens").asLong();
-        total += e.meta("output_tokens") == null ? 0 : e.meta("output_tokens").asLong();
+        total = total.plus(WoCost.llmCall(number(e, "input_tokens"), number(e, "output_tokens"),
+            e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble()));
       }
     }
     return total;
+  }
+
+  private static long number(LedgerEntry e, String field) {
+    return e.meta(field) == null ? 0 : e.meta(field).asLong();
   }
 }

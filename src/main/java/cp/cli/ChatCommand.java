@@ -1,6 +1,7 @@
 package cp.cli;
 
 import cp.client.ClientException;
+import cp.client.SessionEndedException;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
 import cp.workflows.TurnWorkflow;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -44,13 +46,16 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     }
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
+    int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg)) {
       String sid = session != null ? session : plane.client.startSession(agent);
       String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";
       AtomicBoolean ended = new AtomicBoolean();
-      Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), sid, ended, () -> runningTurn, err()),
-          "cpctl-chat-shutdown");
+      // The session this chat talks to: a new one when the user accepts one after the last ended.
+      AtomicReference<String> current = new AtomicReference<>(sid);
+      Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended, () -> runningTurn,
+          err()), "cpctl-chat-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       if (interactive) {
         out.println("Control Plane chat: agent " + agentClass + ", session " + sid + ", provider "
@@ -81,12 +86,30 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         if (text.isBlank()) {
           continue;
         }
-        runTurn(plane, sid, text, out, interactive);
+        try {
+          runTurn(plane, current.get(), text, out, interactive);
+        } catch (SessionEndedException e) {
+          if (!interactive) {
+            err().println(EndedSessions.notSent(e));
+            status = Cpctl.FAILED;
+            break;
+          }
+          if (!EndedSessions.offerNewSession(e, input, out)) {
+            break;
+          }
+          current.set(plane.client.startSession(agentClass));
+          out.println("Session " + current.get() + " started; sending your message there.");
+          runTurn(plane, current.get(), text, out, interactive);
+        }
       }
       if (ended.compareAndSet(false, true)) {
-        SessionSummary s = plane.client.end(sid);
-        out.println(String.format(Locale.ROOT, "Session %s ended: %d turn(s), %d tokens, $%.4f.", sid, s.turns(),
-            s.tokensUsed(), s.cost()));
+        SessionSummary s;
+        try {
+          s = plane.client.end(current.get());
+        } catch (SessionEndedException e) {
+          s = e.summary();
+        }
+        out.println(EndedSessions.closing(s));
         if (s.endNotRecorded() != null) {
           err().println("cpctl: " + s.endNotRecorded());
         }
@@ -97,7 +120,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         // Already shutting down.
       }
     }
-    return Cpctl.OK;
+    return status;
   }
 
   private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive)
@@ -127,6 +150,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       } catch (ExecutionException e) {
         progress.clear();
         Throwable cause = e.getCause();
+        if (cause instanceof SessionEndedException ended) {
+          throw ended;
+        }
         if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
           err().println("cpctl: " + ce.getMessage());
           return;

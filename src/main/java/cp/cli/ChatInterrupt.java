@@ -1,6 +1,8 @@
 package cp.cli;
 
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.client.SessionEndedException;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
@@ -40,16 +42,18 @@ final class ChatInterrupt implements Runnable {
 
   private final CliPlane plane;
   private final String temporal;
-  private final String sid;
+  /** The session chat talks to now (a new one after the user accepted one); read when Ctrl-C comes. */
+  private final Supplier<String> session;
+  private String sid;
   private final AtomicBoolean ended;
   private final IntSupplier runningTurn;
   private final PrintStream err;
 
-  ChatInterrupt(CliPlane plane, String temporal, String sid, AtomicBoolean ended, IntSupplier runningTurn,
+  ChatInterrupt(CliPlane plane, String temporal, Supplier<String> session, AtomicBoolean ended, IntSupplier runningTurn,
       PrintStream err) {
     this.plane = plane;
     this.temporal = temporal;
-    this.sid = sid;
+    this.session = session;
     this.ended = ended;
     this.runningTurn = runningTurn;
     this.err = err;
@@ -60,6 +64,7 @@ final class ChatInterrupt implements Runnable {
     if (!ended.compareAndSet(false, true)) {
       return;
     }
+    sid = session.get();
     int turn = runningTurn.getAsInt();
     String line;
     try {
@@ -73,7 +78,12 @@ final class ChatInterrupt implements Runnable {
   }
 
   private String atPrompt() {
-    SessionSummary s = within(() -> plane.client.end(sid));
+    SessionSummary s;
+    try {
+      s = within(() -> plane.client.end(sid));
+    } catch (SessionEndedException e) {
+      return "session " + sid + " had already ended (" + e.summary().endReason() + "); no turn was running.";
+    }
     return "session " + sid + " ended, SESSION_END written (" + totals(s.turns(), s.tokensUsed(), s.cost())
         + "); no turn was running.";
   }
@@ -96,7 +106,8 @@ final class ChatInterrupt implements Runnable {
     String key = sid + "/SESSION_END";
     if (hot.idForKey(key).isEmpty()) {
       SessionSummary s = new SessionSummary(sid, state.agentClass(), state.turns(), state.tokensUsed(),
-          state.profile().sessionTokenLimit(), state.cost(), INTERRUPTED, state.degradedTurns());
+          state.profile().sessionTokenLimit(), state.cost(), INTERRUPTED, state.degradedTurns(), null,
+          java.time.Instant.now().toString(), "Ctrl-C in cpctl chat during turn " + turn);
       ObjectNode meta = (ObjectNode) Json.tree(s);
       meta.put("tokens_remaining", state.tokensRemaining()).put("runs", state.runs())
           .put("interrupted_turn", turn).put("interrupted_turn_workflow_id", WorkOrderIds.turnWorkflow(sid, turn))

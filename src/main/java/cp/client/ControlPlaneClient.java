@@ -8,6 +8,7 @@ import cp.model.TurnResult;
 import cp.worker.WorkerSettings;
 import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
+import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
 import cp.workflows.WorkOrderIds;
 import io.grpc.Status;
@@ -56,8 +57,8 @@ public final class ControlPlaneClient {
   static final int RUN_CHANGE_RETRIES = 5;
   /** How often a waiting turn looks at its session on the service. */
   static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
-  /** How long reading a failed session's failure may take: it is closed, so the answer is immediate. */
-  static final Duration FAILURE_LOOKUP = Duration.ofSeconds(5);
+  /** How long reading a closed session's result (its summary, or its failure) may take: one read of a closed workflow. */
+  static final Duration CLOSED_RESULT_WAIT = Duration.ofSeconds(5);
   /** Threads that wait on the service for a turn, so the caller can watch the session meanwhile. */
   private static final ExecutorService WAITERS = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "cp-turn-wait");
@@ -139,6 +140,9 @@ public final class ControlPlaneClient {
       try {
         return await(sessionId, call, accepted);
       } catch (WorkflowUpdateException e) {
+        if (SessionWorkflowImpl.SESSION_ENDED.equals(failureType(e))) {
+          throw endedWhenClosed(sessionId, e);
+        }
         throw refusedOrFailed(sessionId, e);
       } catch (WorkflowNotFoundException e) {
         if (accepted.get()) {
@@ -147,10 +151,10 @@ public final class ControlPlaneClient {
         if (attempt < RUN_CHANGE_RETRIES && isRunning(sessionId)) {
           continue;
         }
-        throw notFound(sessionId);
+        throw notFoundOrEnded(sessionId);
       } catch (WorkflowException | StatusRuntimeException e) {
         if (hasStatus(e, Status.Code.NOT_FOUND)) {
-          throw accepted.get() ? lost(sessionId) : notFound(sessionId);
+          throw accepted.get() ? lost(sessionId) : notFoundOrEnded(sessionId);
         }
         Optional<String> gone = serviceGone(e);
         if (gone.isPresent()) {
@@ -243,8 +247,11 @@ public final class ControlPlaneClient {
     } catch (WorkflowUpdateException e) {
       throw refusedOrFailed(sessionId, e);
     } catch (WorkflowNotFoundException e) {
-      throw notFound(sessionId);
+      throw notFoundOrEnded(sessionId);
     } catch (WorkflowException | StatusRuntimeException e) {
+      if (hasStatus(e, Status.Code.NOT_FOUND)) {
+        throw notFoundOrEnded(sessionId);
+      }
       throw unavailable("end of " + sessionId + " failed", e);
     }
   }
@@ -255,10 +262,10 @@ public final class ControlPlaneClient {
     try {
       return client.newWorkflowStub(SessionWorkflow.class, sessionId).state();
     } catch (WorkflowNotFoundException e) {
-      throw notFound(sessionId);
+      throw notFoundOrEnded(sessionId);
     } catch (WorkflowException | StatusRuntimeException e) {
-      if (e instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        throw notFound(sessionId);
+      if (hasStatus(e, Status.Code.NOT_FOUND)) {
+        throw notFoundOrEnded(sessionId);
       }
       throw unavailable("state of " + sessionId + " unavailable", e);
     }
@@ -271,7 +278,7 @@ public final class ControlPlaneClient {
       if (stub.describe().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
         return Optional.empty();
       }
-      stub.getResult(FAILURE_LOOKUP.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
+      stub.getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
       return Optional.empty();
     } catch (WorkflowFailedException e) {
       return Optional.ofNullable(innermostMessage(e));
@@ -299,6 +306,47 @@ public final class ControlPlaneClient {
   }
 
   /**
+   * Why a session takes no turn: it ended (its workflow completed: the summary says when and why),
+   * its workflow was closed otherwise (terminated, failed, timed out, cancelled), or the service
+   * does not know it (never started, or a restarted service forgot it).
+   */
+  private ClientException notFoundOrEnded(String sessionId) {
+    WorkflowExecutionStatus status;
+    java.time.Instant closedAt;
+    WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
+    try {
+      var d = stub.describe();
+      status = d.getStatus();
+      closedAt = d.getCloseTime();
+    } catch (RuntimeException e) {
+      return notFound(sessionId);
+    }
+    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
+      try {
+        SessionSummary s = stub.getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
+        if (s.endedAt() == null && closedAt != null) {
+          s = new SessionSummary(s.sessionId(), s.agentClass(), s.turns(), s.tokensUsed(), s.tokenLimit(), s.cost(),
+              s.endReason(), s.degradedTurns(), s.endNotRecorded(), closedAt.toString(), s.endDetail());
+        }
+        return new SessionEndedException(s);
+      } catch (RuntimeException | TimeoutException e) {
+        // Fall through: say what the description says.
+      }
+    }
+    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+        || status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW
+        || status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
+      // A failed session's own failure names its cause (notFound reads it).
+      return notFound(sessionId);
+    }
+    String how = status.name().replace("WORKFLOW_EXECUTION_STATUS_", "").toLowerCase(Locale.ROOT).replace('_', ' ');
+    return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId + " is closed on " + service()
+        + ": its workflow was " + how + (closedAt == null ? "" : " at " + closedAt) + ", so it takes no more turns"
+        + " ('cpctl show " + sessionId + "' reads what the ledgers recorded); start a new session with 'cpctl"
+        + " session start'");
+  }
+
+  /**
    * Not found on the service, or a session that is there but failed (its SESSION_START could not
    * be written, say): then its own failure, which names the cause (a ledger and the command that
    * repairs it), instead of the guess that the service was restarted.
@@ -320,6 +368,31 @@ public final class ControlPlaneClient {
         + " vanished from " + service() + " while its turn was running: the service was"
         + " restarted or lost its state ('cpctl dev-server' keeps sessions in memory only). What the turn did is in"
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
+  }
+
+  /** The innermost application failure's type, or null. */
+  private static String failureType(Throwable e) {
+    String type = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure af) {
+        type = af.getType();
+      }
+    }
+    return type;
+  }
+
+  /**
+   * A turn refused because the session has ended or is writing SESSION_END: waits a moment for the
+   * session to close and says when and why it ended; the refusal as it came if it does not.
+   */
+  private ClientException endedWhenClosed(String sessionId, WorkflowUpdateException refusal) {
+    try {
+      client.newUntypedWorkflowStub(sessionId).getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS,
+          SessionSummary.class);
+      return notFoundOrEnded(sessionId);
+    } catch (RuntimeException | TimeoutException e) {
+      return refusedOrFailed(sessionId, refusal);
+    }
   }
 
   private ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {

@@ -15,6 +15,9 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param woTurnLimit LLM rounds (tool-loop iterations) per work order
  * @param maxMessageBytes largest accepted user message in UTF-8 bytes; 0 in the constructor
  *     (field absent from the file) means {@link #DEFAULT_MAX_MESSAGE_BYTES}
+ * @param turnTimeoutSeconds the most a user waits for one turn (every work order, tool, retry
+ *     and the degraded call included); 0 in the constructor (field absent from the file) means
+ *     {@link #DEFAULT_TURN_TIMEOUT_SECONDS}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -25,10 +28,18 @@ public record AgentBudget(
     long idleTimeoutSeconds,
     long woTokenBudget,
     int woTurnLimit,
-    int maxMessageBytes) {
+    int maxMessageBytes,
+    long turnTimeoutSeconds) {
 
   /** About 25k English words: far above a typed message, small enough to keep one turn's prompt sane. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 100_000;
+
+  /**
+   * Five minutes: well above a normal turn (a few LLM round trips and tools, seconds to a minute
+   * even with long answers) and far below what the activity timeouts and retries alone allow
+   * (over an hour with a provider that never answers).
+   */
+  public static final long DEFAULT_TURN_TIMEOUT_SECONDS = 300;
 
   public AgentBudget {
     requirePositive("session_token_limit", sessionTokenLimit);
@@ -39,6 +50,8 @@ public record AgentBudget(
     requirePositive("wo_turn_limit", woTurnLimit);
     maxMessageBytes = maxMessageBytes == 0 ? DEFAULT_MAX_MESSAGE_BYTES : maxMessageBytes;
     requirePositive("max_message_bytes", maxMessageBytes);
+    turnTimeoutSeconds = turnTimeoutSeconds == 0 ? DEFAULT_TURN_TIMEOUT_SECONDS : turnTimeoutSeconds;
+    requirePositive("turn_timeout_seconds", turnTimeoutSeconds);
   }
 
   private static void requirePositive(String field, long value) {

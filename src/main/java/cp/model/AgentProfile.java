@@ -13,6 +13,10 @@ import java.util.Objects;
  * <p>The session loads it through an activity when it starts and carries it across
  * continue-as-new, so a running session keeps the limits it started with even if the agent's
  * configuration file changes, and replay never depends on a file.
+ *
+ * <p>{@code turnTimeoutSeconds} is the agent's {@code budget.turn_timeout_seconds}: how long a
+ * user waits for one turn at most; 0 (a profile recorded before the field existed) means no
+ * deadline.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -32,10 +36,31 @@ public record AgentProfile(
     int woTimeoutSeconds,
     int maxMessageBytes,
     int maxRetries,
-    int maxResponseChars) {
+    int maxResponseChars,
+    long turnTimeoutSeconds) {
 
   public AgentProfile {
     Objects.requireNonNull(agentClass, "agent_class");
     toolIds = toolIds == null ? List.of() : List.copyOf(toolIds);
+  }
+
+  /**
+   * A profile without a turn deadline ({@code turn_timeout_seconds} 0), as sessions started
+   * before the field existed carry it: their turns wait as long as the activity timeouts allow.
+   */
+  public AgentProfile(String agentClass, String agentId, String frameworkId, String attentionTemplateId,
+      List<String> toolIds, long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int woTimeoutSeconds, int maxMessageBytes, int maxRetries,
+      int maxResponseChars) {
+    this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
+        idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
+        maxResponseChars, 0);
+  }
+
+  /** This profile with another turn deadline in seconds (0: none). */
+  public AgentProfile withTurnTimeoutSeconds(long seconds) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, seconds);
   }
 }

@@ -16,15 +16,20 @@ import cp.model.TurnInput;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import cp.model.WoCost;
 import cp.model.WoErrorCode;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,6 +48,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
   /** Error type of a refused turn (the Update fails; nothing was written). */
   public static final String TURN_REFUSED = "turn_refused";
+  /**
+   * Error type of a turn refused because the session has ended or is ending (SESSION_END being
+   * written): a client waits for the session's result and says when and why it ended.
+   */
+  public static final String SESSION_ENDED = "session_ended";
   /**
    * Version marker: from version 1 on, a DEGRADATION that cannot be written (after the local
    * activity's retries) no longer fails the turn; the degraded call still runs.
@@ -65,6 +75,19 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * the Update and leaving the session open.
    */
   static final String LEDGER_UNWRITABLE = "ledger-unwritable";
+  /**
+   * Version marker of issue 11's session changes, one id for all of them: the session ends with
+   * SESSION_END {@code turn_limit} when its last allowed turn completes; a turn (child workflow and
+   * degraded call) has a total deadline, {@code budget.turn_timeout_seconds}; a degraded turn
+   * counts what the failed turn's EXCHANGEs hold (tokens and cost, {@code SessionTurnCost}) and
+   * its degraded call's cost.
+   */
+  static final String ROUND2_SESSION = "round2-session";
+  static final int ROUND2_VERSION = 1;
+  /** SESSION_END's end_reason when the last turn the agent allows has completed. */
+  public static final String TURN_LIMIT = "turn_limit";
+  /** A turn's error_code when the agent's turn deadline passed before it had an answer. */
+  public static final String TURN_DEADLINE_EXCEEDED = "turn_deadline_exceeded";
   /** How long an expired session waits before it writes SESSION_END again. */
   static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
@@ -96,9 +119,13 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private String endNotRecorded;
   private long lastActivityAt;
   private int activitySeq;
+  /** Whether this run has the {@link #ROUND2_SESSION} behaviour. */
+  private boolean round2;
+  private long endedAtMillis;
 
   @Override
   public SessionSummary run(SessionInput in) {
+    round2 = Workflow.getVersion(ROUND2_SESSION, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
     sessionId = in.sessionId();
     agentClass = in.agentClass();
     canAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns() : DEFAULT_CONTINUE_AS_NEW_TURNS;
@@ -126,11 +153,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
     while (!ended) {
       long waitMillis = millisUntilExpiry();
-      if (waitMillis <= 0 && pendingTurns == 0 && !endRequested) {
+      boolean lastTurnDone = lastAllowedTurnDone();
+      if ((waitMillis <= 0 || lastTurnDone) && pendingTurns == 0 && !endRequested) {
         turnLock.lock();
         try {
           if (!ended) {
-            endOnExpiry(expiryReason());
+            endOnExpiry(lastTurnDone ? TURN_LIMIT : expiryReason());
           }
         } finally {
           turnLock.unlock();
@@ -143,13 +171,22 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       } else {
         Workflow.await(Duration.ofMillis(Math.max(1, waitMillis)), () -> ended || activitySeq != seen);
       }
-      if (!ended && !endRequested && pendingTurns == 0 && continueAsNewDue()) {
+      if (!ended && !endRequested && pendingTurns == 0 && !lastAllowedTurnDone() && continueAsNewDue()) {
         Workflow.await(Workflow::isEveryHandlerFinished);
         Workflow.continueAsNew(new SessionInput(sessionId, agentClass, snapshot(), canAfterTurns));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
     return summary();
+  }
+
+  /**
+   * Seed 003 test 22: the session ends when its turn limit is reached, that is when the last
+   * allowed turn has completed (from {@link #ROUND2_SESSION} on; before, later turns were only
+   * refused).
+   */
+  private boolean lastAllowedTurnDone() {
+    return round2 && profile != null && profile.turnLimit() > 0 && turns >= profile.turnLimit();
   }
 
   private boolean continueAsNewDue() {
@@ -188,8 +225,16 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   @Override
   public void validateTurn(TurnRequest request) {
     refusal(request, pendingTurns).ifPresent(msg -> {
+      if (closing()) {
+        throw ApplicationFailure.newNonRetryableFailure(msg, SESSION_ENDED);
+      }
       throw new IllegalArgumentException(msg);
     });
+  }
+
+  /** The session has ended or is ending: no turn can start any more. */
+  private boolean closing() {
+    return ended || endRequested || expiring;
   }
 
   /**
@@ -233,11 +278,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     try {
       Optional<String> refused = refusal(request, pendingTurns - 1);
       if (refused.isPresent()) {
-        throw ApplicationFailure.newNonRetryableFailure(refused.get(), TURN_REFUSED);
+        throw ApplicationFailure.newNonRetryableFailure(refused.get(), closing() ? SESSION_ENDED : TURN_REFUSED);
       }
       int n = turns + 1;
       long remaining = profile.sessionTokenLimit() - tokensUsed;
-      TurnResult r = runTurn(n, request.text(), remaining);
+      TurnResult r = round2 ? runTurnWithDeadline(n, request.text(), remaining) : runTurn(n, request.text(), remaining);
       turns = n;
       turnsThisRun++;
       tokensUsed += r.costSummary().totalTokens();
@@ -270,37 +315,48 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     try {
       return child.run(new TurnInput(sessionId, n, text, remaining, profile));
     } catch (ChildWorkflowFailure f) {
+      if (round2 && CancellationScope.current().isCancelRequested()) {
+        // The turn's deadline passed and the session has answered; a cancelled turn is not a
+        // failed supervisor, so nothing degrades (and nothing more is written or spent).
+        throw f;
+      }
       return degrade(n, childId, text, remaining, f);
     }
   }
 
   private TurnResult degrade(int n, String childId, String text, long remaining, ChildWorkflowFailure f) {
-    long spentByChild = session.turnSpend(sessionId, childId);
+    // Before round2 the failed turn's tokens were counted as input tokens and its cost as 0.
+    WoCost failedTurn = round2 ? session.turnCost(sessionId, childId)
+        : new WoCost(session.turnSpend(sessionId, childId), 0, 0, 0, 0, 0.0);
+    long spentByChild = failedTurn.totalTokens();
     String message = WorkOrderRunner.rootMessage(f);
     ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", n)
         .put("turn_workflow_id", childId).put("error_type", WorkOrderRunner.rootType(f)).put("error_message", message)
         .put("tokens_spent_by_failed_turn", spentByChild);
+    if (round2) {
+      // Seed 002: DEGRADATION carries the session id, the agent id and the error type.
+      meta.put("agent_id", profile.agentId()).put("cost_of_failed_turn", failedTurn.cost());
+    }
     recordDegradation(n, new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
         "HO2 failed on turn " + n + ": " + message, meta));
     long left = remaining - spentByChild;
     if (left <= 0) {
-      return simpleResult(n, "This session's token budget is used up; start a new session to continue.",
-          TurnOutcome.ERROR, "budget_exhausted", spentByChild, 0, 0, List.of());
+      return costedResult(n, "This session's token budget is used up; start a new session to continue.",
+          TurnOutcome.ERROR, "budget_exhausted", failedTurn, null);
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
       if (r.rejected()) {
-        return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), spentByChild, 0, 0, List.of());
+        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), failedTurn, null);
       }
-      return simpleResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, spentByChild,
-          r.inputTokens(), r.outputTokens(), List.of(r.exchangeEntryId()));
+      return costedResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn, r);
     } catch (ActivityFailure e) {
       Optional<String> ledger = ledgerProblem(e).or(() -> ledgerProblem(f));
       if (ledger.isPresent() && Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-        return simpleResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR,
-            WoErrorCode.LEDGER_UNWRITABLE, spentByChild, 0, 0, List.of());
+        return costedResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR,
+            WoErrorCode.LEDGER_UNWRITABLE, failedTurn, null);
       }
-      return simpleResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", spentByChild, 0, 0, List.of());
+      return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", failedTurn, null);
     }
   }
 
@@ -308,6 +364,69 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private static Optional<String> ledgerProblem(Throwable failure) {
     return WoErrorCode.isLedgerFailure(WorkOrderRunner.rootType(failure))
         ? Optional.of(WorkOrderRunner.rootMessage(failure)) : Optional.empty();
+  }
+
+  /**
+   * A session-made result (degraded, unavailable). From round2 on it reports what the failed turn
+   * and the degraded call spent, tokens and cost, as the ledger holds them; before, the failed
+   * turn's tokens only in the total and no cost.
+   */
+  private TurnResult costedResult(int n, String text, String outcome, String errorCode, WoCost failedTurn,
+      LlmRoundResult degraded) {
+    List<String> ids = degraded == null ? List.of() : List.of(degraded.exchangeEntryId());
+    if (!round2) {
+      return simpleResult(n, text, outcome, errorCode, failedTurn.totalTokens(),
+          degraded == null ? 0 : degraded.inputTokens(), degraded == null ? 0 : degraded.outputTokens(), ids);
+    }
+    WoCost total = degraded == null ? failedTurn
+        : failedTurn.plus(WoCost.llmCall(degraded.inputTokens(), degraded.outputTokens(), degraded.cost()));
+    return new TurnResult(text, outcome, sessionId, n, false, List.of(), CostSummary.of(total, 0, 0), List.of(), ids,
+        null, errorCode);
+  }
+
+  // ------------------------------------------------------------------ turn deadline
+
+  /**
+   * Runs the turn (its child workflow and, if that fails, the degraded call) against the agent's
+   * turn deadline ({@code budget.turn_timeout_seconds}). When the deadline passes first, the
+   * turn's scope is cancelled (the child workflow and whatever activity is in flight get a
+   * cancellation request; the session does not wait for them) and the user gets an honest error
+   * with what the turn spent, read from its EXCHANGE records.
+   */
+  private TurnResult runTurnWithDeadline(int n, String text, long remaining) {
+    long limit = profile.turnTimeoutSeconds();
+    if (limit <= 0) {
+      return runTurn(n, text, remaining);
+    }
+    List<Promise<TurnResult>> work = new ArrayList<>(1);
+    CancellationScope scope = Workflow.newCancellationScope(
+        () -> work.add(Async.function(() -> runTurn(n, text, remaining))));
+    scope.run();
+    Promise<TurnResult> result = work.get(0);
+    // A timer of its own, cancelled once the turn is answered: Workflow.await(timeout, ...) would
+    // leave it to fire later and wake the session for nothing.
+    List<Promise<Void>> timer = new ArrayList<>(1);
+    CancellationScope timerScope = Workflow.newCancellationScope(
+        () -> timer.add(Workflow.newTimer(Duration.ofSeconds(limit))));
+    timerScope.run();
+    Workflow.await(() -> result.isCompleted() || timer.get(0).isCompleted());
+    if (result.isCompleted()) {
+      timerScope.cancel();
+      return result.get();
+    }
+    scope.cancel("the turn's deadline of " + limit + " s passed");
+    String childId = WorkOrderIds.turnWorkflow(sessionId, n);
+    WoCost spent = session.turnCost(sessionId, childId);
+    Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} turn {}: no answer within the turn deadline of {} s;"
+        + " cancelled", sessionId, n, limit);
+    return costedResult(n, deadlineMessage(limit), TurnOutcome.ERROR, TURN_DEADLINE_EXCEEDED, spent, null);
+  }
+
+  private String deadlineMessage(long limit) {
+    return "No answer within this turn's deadline of " + Durations.words(limit) + " (agent " + agentClass
+        + " budget.turn_timeout_seconds = " + limit + "): the model provider or a tool did not finish in time, and"
+        + " the turn was cancelled. What it spent is counted. Try again; if the provider is slow rather than down,"
+        + " an operator can raise budget.turn_timeout_seconds.";
   }
 
   /**
@@ -424,6 +543,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         "session ended: " + reason, meta));
     ended = true;
     endReason = reason;
+    endedAtMillis = Workflow.currentTimeMillis();
     activitySeq++;
   }
 
@@ -432,8 +552,24 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   }
 
   private SessionSummary summary(String reason) {
+    String endedAt = reason == null ? null
+        : java.time.Instant.ofEpochMilli(endedAtMillis > 0 ? endedAtMillis : Workflow.currentTimeMillis()).toString();
     return new SessionSummary(sessionId, agentClass, turns, tokensUsed, profile.sessionTokenLimit(), cost, reason,
-        degradedTurns, endNotRecorded);
+        degradedTurns, endNotRecorded, endedAt, endDetail(reason));
+  }
+
+  /** Why the session ended, in words a user can act on; null while it is open. */
+  private String endDetail(String reason) {
+    if (reason == null) {
+      return null;
+    }
+    return switch (reason) {
+      case "end" -> "ended by its user";
+      case "idle_timeout" -> "no turn for " + Durations.words(profile.idleTimeoutSeconds());
+      case "session_timeout" -> "its lifetime of " + Durations.words(profile.timeoutSeconds()) + " was reached";
+      case TURN_LIMIT -> "all " + profile.turnLimit() + " turns its agent allows were used";
+      default -> reason;
+    };
   }
 
   private SessionState snapshot() {

@@ -20,7 +20,10 @@ import cp.model.WoState;
 import cp.model.WoSummary;
 import cp.model.WoType;
 import cp.model.WorkOrder;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,6 +57,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    */
   static final String LEAN_TURN = "lean-turn";
   static final int LEAN_TURN_VERSION = 1;
+  /**
+   * Version marker of issue 11's turn changes: a spent work-order cap is reported as the work
+   * order's (not the session's) budget, and a turn cancelled by the session's turn deadline
+   * records WO_CHAIN_COMPLETE with outcome {@code turn_deadline_exceeded} before it ends.
+   */
+  static final String ROUND2_TURN = "round2-turn";
+  static final int ROUND2_VERSION = 1;
 
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
@@ -70,11 +80,46 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     return step;
   }
 
+  private boolean round2;
+
   @Override
   public TurnResult run(TurnInput in) {
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
+    round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
+    if (!round2) {
+      return steps(in, log, lean);
+    }
+    try {
+      return steps(in, log, lean);
+    } catch (RuntimeException e) {
+      // A cancelled activity surfaces as a failed work order, a cancelled timer or call as
+      // CanceledFailure: either way, once the session cancelled the turn, say so and stop.
+      if (e instanceof CanceledFailure || CancellationScope.current().isCancelRequested()) {
+        recordCancelled(log);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The session cancels a turn only when its deadline passed: the chain so far is closed with
+   * that outcome (in a scope of its own, since the turn's is cancelled), so HO2's ledger says how
+   * the turn ended.
+   */
+  private void recordCancelled(Ho2EventLog log) {
+    Workflow.newDetachedCancellationScope(() -> {
+      try {
+        log.chainComplete(chain, false, List.of(), SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED);
+      } catch (ActivityFailure e) {
+        Workflow.getLogger(TurnWorkflowImpl.class).warn("turn cancelled at its deadline; WO_CHAIN_COMPLETE could"
+            + " not be recorded: {}", WorkOrderRunner.rootMessage(e));
+      }
+    }).run();
+  }
+
+  private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
-    Ho2EventLog log = new Ho2EventLog(ho2Local, p.agentClass(), in.sessionId(), in.turn());
     WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean);
     int seq = 0;
 
@@ -86,7 +131,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
             null, null));
     WorkOrder classified = execute(runner, log, classify, p);
     if (isBudgetFailure(classified)) {
-      return budgetExhausted(in, log);
+      return budgetExhausted(in, log, classified);
     }
     failTurnIfFatal(classified);
     JsonNode classification = classified.state() == WoState.COMPLETED && classified.outputResult() != null
@@ -103,7 +148,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     GateDecision decision = null;
     for (int attempt = 0; attempt <= p.maxRetries(); attempt++) {
       if (remaining(in) <= 0) {
-        return budgetExhausted(in, log);
+        return budgetExhausted(in, log, null);
       }
       step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
       ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
@@ -111,7 +156,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
           p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
       WorkOrder synth = execute(runner, log, plan(in, ++seq, WoType.SYNTHESIZE, input, constraints), p);
       if (isBudgetFailure(synth)) {
-        return budgetExhausted(in, log);
+        return budgetExhausted(in, log, synth);
       }
       failTurnIfFatal(synth);
       step = "quality gate";
@@ -176,12 +221,34 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     }
   }
 
-  private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log) {
+  /**
+   * Ends the turn on a spent budget, saying which one: the session's (nothing more can be spent in
+   * this session), or, from {@link #ROUND2_TURN} on, one work order's own cap
+   * ({@code budget.wo_token_budget}) while the session still has tokens left.
+   *
+   * @param failed the work order that failed with budget_exhausted, or null (the session's
+   *     budget was spent before the next one could start)
+   */
+  private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
     String hash = log.chainComplete(chain, false, List.of(), "budget_exhausted");
     long limit = in.profile().sessionTokenLimit();
     long used = limit - remaining(in);
+    if (round2 && failed != null && remaining(in) > 0) {
+      return result(in, workOrderBudgetMessage(in, failed), TurnOutcome.ERROR, false, hash,
+          WoErrorCode.BUDGET_EXHAUSTED);
+    }
     return result(in, "This session's token budget is used up (" + Math.max(0, used) + " of " + limit
         + " tokens). Start a new session to continue.", TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+  }
+
+  private String workOrderBudgetMessage(TurnInput in, WorkOrder failed) {
+    AgentProfile p = in.profile();
+    return "This turn stopped before it had an answer: its " + failed.woType().wireName() + " work order "
+        + failed.woId() + " used up its own token budget of " + failed.constraints().tokenBudget() + " tokens (agent "
+        + p.agentClass() + " budget.wo_token_budget = " + p.woTokenBudget() + ") after "
+        + failed.cost().llmCalls() + " model call(s) and " + failed.cost().toolCalls() + " tool call(s). The session"
+        + " still has " + remaining(in) + " of " + p.sessionTokenLimit() + " tokens left: ask again, perhaps in"
+        + " smaller steps, or have an operator raise budget.wo_token_budget.";
   }
 
   private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,

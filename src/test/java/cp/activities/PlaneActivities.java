@@ -99,5 +99,10 @@ final class PlaneActivities {
     public long turnSpend(String sessionId, String turnWorkflowId) {
       return t().turnSpend(sessionId, turnWorkflowId);
     }
+
+    @Override
+    public cp.model.WoCost turnCost(String sessionId, String turnWorkflowId) {
+      return t().turnCost(sessionId, turnWorkflowId);
+    }
   }
 }

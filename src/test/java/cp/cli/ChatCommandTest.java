@@ -172,4 +172,28 @@ class ChatCommandTest {
     assertOneLineError(r, Cpctl.BAD_INPUT);
     assertTrue(r.err().contains("TEMPORAL_ADDRESS"), r::describe);
   }
+
+  // Issue 11 items 3 and 4: an agent allowing 2 turns, 3 piped lines. The session ends with its
+  // second turn (SESSION_END turn_limit); the third line gets one clear line saying so, when and
+  // why, instead of "not found … restarted service", and chat stops with exit 1 (input unsent).
+  @Test
+  void pipedChatPastTheTurnLimit_saysTheSessionEndedWhenAndWhy_andStops(@TempDir Path resources) {
+    cp.contracts.CatalogFixture.copyOfShipped(resources).edit("agents/admin.json",
+        a -> ((com.fasterxml.jackson.databind.node.ObjectNode) a.get("budget")).put("turn_limit", 2));
+    var env = CliHarness.env(home);
+    env.put("CP_RESOURCES_DIR", resources.toString());
+    var r = runWithInput(env, "hello\nhello again\nand a third\n", "chat");
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    assertEquals(2, footers(r).size(), r::describe);
+    String sid = endedSession(r);
+    assertTrue(r.err().contains("session " + sid + " ended at ")
+        && r.err().contains("(turn_limit: all 2 turns its agent allows were used)"), r::describe);
+    assertTrue(r.err().contains("not sent"), r::describe);
+    assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
+    assertTrue(r.out().contains("Session " + sid + " ended: 2 turn(s)"), r::describe);
+    List<LedgerEntry> ends = hot("SESSION_END", sid);
+    assertEquals(1, ends.size());
+    assertEquals("turn_limit", ends.get(0).metaText("end_reason"));
+    assertNoStackTrace(r);
+  }
 }

@@ -98,8 +98,13 @@ class SharedServiceCommandsTest {
     assertEquals(Cpctl.OK, run(env, "session", "end", sid).code());
     var r = run(env, "turn", "--session", sid, "hello");
     assertOneLineError(r, Cpctl.BAD_INPUT);
+    // Issue 11 item 3: say that the session ended, when and why, not "not found … restarted".
+    assertTrue(r.err().contains("session " + sid + " ended at ") && r.err().contains("(end: ended by its user)"),
+        r::describe);
+    assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
     var again = run(env, "session", "end", sid);
     assertOneLineError(again, Cpctl.BAD_INPUT);
+    assertTrue(again.err().contains(sid + " ended at "), again::describe);
   }
 
   @Test

@@ -313,4 +313,21 @@ class CatalogValidationTest {
 
     assertEquals(4, fixture.load().contracts().size());
   }
+
+  // Issue 11 item 8: the turn deadline is validated at start-up like every other budget field.
+  @Test
+  void agentWithZeroOrHugeTurnTimeout_isRefusedNamingFileAndField() {
+    fixture.edit("agents/admin.json", a -> ((ObjectNode) a.get("budget")).put("turn_timeout_seconds", 0));
+    assertEquals(List.of("agents/admin.json: budget.turn_timeout_seconds: must have a minimum value of 1"), problems());
+    fixture.edit("agents/admin.json", a -> ((ObjectNode) a.get("budget")).put("turn_timeout_seconds", 100_000));
+    assertEquals(List.of("agents/admin.json: budget.turn_timeout_seconds: must have a maximum value of 86400"),
+        problems());
+  }
+
+  @Test
+  void agentWithoutTurnTimeout_getsTheDefaultDeadline_andTheShippedAgentsSayFiveMinutes() {
+    assertEquals(300, fixture.load().agent("ADMIN").budget().turnTimeoutSeconds());
+    fixture.edit("agents/admin.json", a -> ((ObjectNode) a.get("budget")).remove("turn_timeout_seconds"));
+    assertEquals(AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS, fixture.load().agent("ADMIN").budget().turnTimeoutSeconds());
+  }
 }

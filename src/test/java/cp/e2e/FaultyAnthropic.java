@@ -29,12 +29,14 @@ final class FaultyAnthropic extends Dispatcher {
 
   final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
   private final Deque<Supplier<MockResponse>> classifyFaults = new ArrayDeque<>();
+  private final Deque<Supplier<MockResponse>> synthesizeFaults = new ArrayDeque<>();
   private volatile Supplier<MockResponse> down;
   private volatile Runnable onEachRequest = () -> { };
 
   /** Forgets everything queued and seen. */
   synchronized void reset() {
     classifyFaults.clear();
+    synthesizeFaults.clear();
     down = null;
     onEachRequest = () -> { };
     seen.clear();
@@ -43,6 +45,12 @@ final class FaultyAnthropic extends Dispatcher {
   /** The next classify requests get these answers, in order; later ones succeed. */
   synchronized FaultyAnthropic failClassify(List<Supplier<MockResponse>> faults) {
     classifyFaults.addAll(faults);
+    return this;
+  }
+
+  /** The next synthesize requests get these answers, in order; later ones succeed. */
+  synchronized FaultyAnthropic failSynthesize(List<Supplier<MockResponse>> faults) {
+    synthesizeFaults.addAll(faults);
     return this;
   }
 
@@ -81,7 +89,8 @@ final class FaultyAnthropic extends Dispatcher {
     onEachRequest.run();
     Supplier<MockResponse> fault;
     synchronized (this) {
-      fault = down != null ? down : step.equals(CLASSIFY) ? classifyFaults.poll() : null;
+      fault = down != null ? down : step.equals(CLASSIFY) ? classifyFaults.poll()
+          : step.equals(SYNTHESIZE) ? synthesizeFaults.poll() : null;
     }
     if (fault != null) {
       return fault.get();

@@ -42,6 +42,9 @@ final class FakeActivities {
         List.of("list_packages", "read_file"), sessionTokens, turnLimit, 7200, 1800, 4000, 3, 120, 1000, 2, 200);
   }
 
+  /** The longest a hanging fake round blocks, so that a test without a deadline still ends. */
+  static final java.time.Duration HANG_AT_MOST = java.time.Duration.ofSeconds(8);
+
   /** Completion time of every work order the fakes finish. */
   static final String COMPLETED_AT = "2026-01-01T00:00:00Z";
 
@@ -61,6 +64,14 @@ final class FakeActivities {
     volatile String hotUnwritable;
     volatile boolean failDegraded;
     volatile String degradedText = "degraded answer";
+    volatile double degradedCost = 0;
+    /**
+     * When set, every synthesize round blocks until it is counted down, the activity is cancelled,
+     * or {@link #HANG_AT_MOST} passes (then it answers late, as a very slow provider would).
+     */
+    volatile java.util.concurrent.CountDownLatch hangSynthesize;
+    /** Counted down when a hanging round noticed its cancellation. */
+    final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
 
     LlmRoundResult text(String t) {
       return new LlmRoundResult("LED-x" + ids.incrementAndGet(), t, List.of(), "stop", tokensPerCall / 2,
@@ -86,8 +97,28 @@ final class FakeActivities {
       if (failGateway) {
         throw ApplicationFailure.newNonRetryableFailure("provider down (test)", "server_error");
       }
+      if (hangSynthesize != null && r.contractId().equals(ContractIds.SYNTHESIZE)) {
+        hang(hangSynthesize);
+      }
       LlmRoundResult result = r.contractId().equals(ContractIds.CLASSIFY) ? text(classifyText) : synthesize.apply(r);
       return r.lean() ? lean(r, result) : result;
+    }
+
+    /** Blocks as a provider that never answers would, heartbeating so that a cancellation reaches it. */
+    private void hang(java.util.concurrent.CountDownLatch latch) {
+      var ctx = io.temporal.activity.Activity.getExecutionContext();
+      long until = System.nanoTime() + HANG_AT_MOST.toNanos();
+      try {
+        while (!latch.await(100, java.util.concurrent.TimeUnit.MILLISECONDS) && System.nanoTime() < until) {
+          ctx.heartbeat(null);
+        }
+      } catch (io.temporal.client.ActivityCompletionException e) {
+        hangCancelled.countDown();
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
     }
 
     /** As the real lean round does: round 1 reports its prompt entry, a final answer finishes the WO. */
@@ -138,8 +169,8 @@ final class FakeActivities {
       if (failDegraded) {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
       }
-      return new LlmRoundResult("LED-deg" + ids.incrementAndGet(), degradedText, List.of(), "stop", 10, 5, 0,
-          "fake", false, null, null);
+      return new LlmRoundResult("LED-deg" + ids.incrementAndGet(), degradedText, List.of(), "stop", 10, 5,
+          degradedCost, "fake", false, null, null);
     }
 
     long synthesizeRounds() {
@@ -176,6 +207,8 @@ final class FakeActivities {
   static final class Session implements SessionActivities {
     final List<SessionEvent> events = Collections.synchronizedList(new ArrayList<>());
     final Map<String, Long> spend = new ConcurrentHashMap<>();
+    /** What a turn workflow's EXCHANGEs hold, for {@link #turnCost}; else {@link #spend} as input tokens. */
+    final Map<String, WoCost> spendDetail = new ConcurrentHashMap<>();
     volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
     /** When set, writing a DEGRADATION fails as a corrupt HOT ledger would: on every attempt. */
     volatile boolean failDegradationLog;
@@ -207,6 +240,12 @@ final class FakeActivities {
     @Override
     public long turnSpend(String sessionId, String turnWorkflowId) {
       return spend.getOrDefault(turnWorkflowId, 0L);
+    }
+
+    @Override
+    public WoCost turnCost(String sessionId, String turnWorkflowId) {
+      WoCost c = spendDetail.get(turnWorkflowId);
+      return c != null ? c : new WoCost(spend.getOrDefault(turnWorkflowId, 0L), 0, 0, 0, 0, 0.0);
     }
 
     List<String> types() {

@@ -47,6 +47,16 @@ class ReplayTest {
   static final PayloadKey TEST_PAYLOAD_KEY = PayloadKey.parse("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
   /** The user's message in {@link #ENCRYPTED_FILE}; it must not be readable there. */
   static final String ENCRYPTED_MESSAGE = "my locker combination is 31-7-22";
+  /** Issue 11 (round2-session 1): two turns, the agent allows two, the session ends by itself. */
+  static final String TURN_LIMIT_FILE = "round2-turn-limit-session.json";
+  /** Issue 11: turn 1 hangs in synthesize past the 2 s turn deadline; turn 2 answers; end. */
+  static final String DEADLINE_FILE = "round2-deadline-session.json";
+  /** Issue 11: HO2 fails, the degraded call answers; the turn counts the ledger's tokens and cost. */
+  static final String DEGRADED_COSTS_FILE = "round2-degraded-costs-session.json";
+  /** Issue 11 (round2-turn 1): the turn of {@link #DEADLINE_FILE} the session cancelled at its deadline. */
+  static final String DEADLINE_TURN_FILE = "round2-deadline-turn.json";
+  /** Issue 11 (round2-turn 1): a synthesize work order spends its own cap in a tool loop. */
+  static final String WO_BUDGET_TURN_FILE = "round2-wo-budget-turn.json";
   /** Recorded by earlier versions of the workflows; frozen. */
   static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
@@ -56,7 +66,7 @@ class ReplayTest {
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
-      UNWRITABLE_FILE);
+      UNWRITABLE_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -160,6 +170,53 @@ class ReplayTest {
         "the session completed");
   }
 
+  @Test
+  void round2Histories_haveTheVersionMarker_andShowWhatChanged() throws IOException {
+    WorkflowExecutionHistory limit = history(TURN_LIMIT_FILE);
+    WorkflowExecutionHistory deadline = history(DEADLINE_FILE);
+    WorkflowExecutionHistory degraded = history(DEGRADED_COSTS_FILE);
+    for (WorkflowExecutionHistory h : List.of(limit, deadline, degraded)) {
+      assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.ROUND2_SESSION), "no round2-session marker");
+    }
+    assertEquals(2, count(limit, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
+        "two turns and no end Update: the turn limit ended the session");
+    assertTrue(PlaneFixture.mentions(limit, SessionWorkflowImpl.TURN_LIMIT));
+    assertEquals(1, count(deadline, io.temporal.api.enums.v1.EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED),
+        "the turn past its deadline was cancelled");
+    assertTrue(PlaneFixture.mentions(deadline, SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED));
+    assertEquals(List.of("\"SessionProfile\"", "\"SessionRecord\"", "\"SessionTurnCost\"", "\"SessionRecord\""),
+        localActivities(deadline), "SESSION_START, the cancelled turn's cost, SESSION_END: no DEGRADATION");
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.ROUND2_SESSION),
+        "recorded before the change");
+    WorkflowExecutionHistory cancelledTurn = history(DEADLINE_TURN_FILE);
+    assertTrue(PlaneFixture.mentions(cancelledTurn, TurnWorkflowImpl.ROUND2_TURN), "no round2-turn marker");
+    long cancelAt = cancelledTurn.getEvents().stream().filter(e -> e.getEventType()
+        == io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED)
+        .mapToLong(e -> e.getEventId()).findFirst().orElseThrow();
+    assertTrue(cancelledTurn.getEvents().stream().filter(e -> e.getEventId() > cancelAt)
+        .filter(e -> e.hasMarkerRecordedEventAttributes()).map(e -> e.getMarkerRecordedEventAttributes())
+        .anyMatch(m -> m.getMarkerName().equals("LocalActivity")
+            && m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8().equals("\"Ho2Record\"")),
+        "the cancelled turn closed its chain (WO_CHAIN_COMPLETE) after the cancel request");
+    assertTrue(PlaneFixture.mentions(history(WO_BUDGET_TURN_FILE), "budget.wo_token_budget"));
+  }
+
+  private static List<String> localActivities(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
+        .map(e -> e.getMarkerRecordedEventAttributes())
+        .filter(m -> m.getMarkerName().equals("LocalActivity"))
+        .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8())
+        .toList();
+  }
+
+  private static WorkflowExecutionHistory history(String file) throws IOException {
+    return WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(file), StandardCharsets.UTF_8));
+  }
+
+  private static long count(WorkflowExecutionHistory h, io.temporal.api.enums.v1.EventType type) {
+    return h.getEvents().stream().filter(e -> e.getEventType() == type).count();
+  }
+
   private static long timers(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasTimerStartedEventAttributes())
         .filter(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds()
@@ -220,6 +277,18 @@ class ReplayTest {
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
     recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
     recordUnwritableSession(UNWRITABLE_FILE, "SES-00001238");
+    recordTurn(WO_BUDGET_TURN_FILE, ho1 -> ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object()),
+        "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
+            List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
+    recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
+        session -> session.profile = FakeActivities.profile(100_000, 2), 2, false);
+    recordRound2Session(DEADLINE_FILE, "SES-00001239", ho1 -> ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1),
+        session -> session.profile = FakeActivities.profile(100_000, 50).withTurnTimeoutSeconds(2), 2, true);
+    recordRound2Session(DEGRADED_COSTS_FILE, "SES-0000123a", ho1 -> {
+      ho1.failGateway = true;
+      ho1.degradedCost = 0.000756;
+    }, session -> session.spendDetail.put("SES-0000123a/turn-0001", new cp.model.WoCost(60, 10, 0, 1, 0, 0.0005)), 1,
+        true);
   }
 
   /** SESSION_START, then the HOT ledger refuses every append: one turn (refused, honest), then end. */
@@ -239,6 +308,39 @@ class ReplayTest {
       stub.turn(new TurnRequest("turn 1"));
       stub.end();
       write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /**
+   * A session of {@code turns} turns; with {@code end} the user ends it, else it must end by
+   * itself (its turn limit). A hanging synthesize ({@code ho1.hangSynthesize}) hangs only turn 1.
+   */
+  private static void recordRound2Session(String file, String sid,
+      java.util.function.Consumer<FakeActivities.Ho1> script,
+      java.util.function.Consumer<FakeActivities.Session> sessionScript, int turns, boolean end) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    script.accept(ho1);
+    FakeActivities.Session session = new FakeActivities.Session();
+    sessionScript.accept(session);
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0));
+      for (int i = 1; i <= turns; i++) {
+        h.client.newWorkflowStub(SessionWorkflow.class, sid).turn(new TurnRequest("turn " + i));
+        ho1.hangSynthesize = null;
+      }
+      if (end) {
+        h.client.newWorkflowStub(SessionWorkflow.class, sid).end();
+      }
+      io.temporal.client.WorkflowStub.fromTyped(h.client.newWorkflowStub(SessionWorkflow.class, sid))
+          .getResult(cp.model.SessionSummary.class);
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+      if (file.equals(DEADLINE_FILE)) {
+        write(DEADLINE_TURN_FILE, h.client.fetchHistory(WorkOrderIds.turnWorkflow(sid, 1)));
+      }
     }
   }
 
@@ -278,6 +380,20 @@ class ReplayTest {
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {
     recordTurn(file, script, text, Optional.empty());
+  }
+
+  private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,
+      cp.model.AgentProfile profile) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    script.accept(ho1);
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
+      String id = "SES-0000abce/turn-0001";
+      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abce", 1, text, profile.sessionTokenLimit(), profile));
+      write(file, h.client.fetchHistory(id));
+    }
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,

@@ -3,6 +3,7 @@ package cp.workflows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,8 +134,12 @@ class SessionWorkflowTest {
     SessionWorkflow s = start(0);
     s.turn(new TurnRequest("one"));
     s.turn(new TurnRequest("two"));
-    String msg = updateError(() -> s.turn(new TurnRequest("three")));
-    assertTrue(msg.contains("all 2 turns"), msg);
+    long rounds = ho1.rounds.size();
+    // The session ended with its second turn (turn_limit): a third is refused, by the validator
+    // while SESSION_END is being written, or by the service once the workflow has completed.
+    assertThrows(io.temporal.client.WorkflowException.class, () -> s.turn(new TurnRequest("three")));
+    assertEquals(rounds, ho1.rounds.size(), "no third turn ran");
+    assertEquals(2, WorkflowStub.fromTyped(s).getResult(SessionSummary.class).turns());
   }
 
   @Test
@@ -330,5 +335,92 @@ class SessionWorkflowTest {
     assertEquals(2, sum.turns());
     assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
     assertEquals("session_timeout", session.events.get(1).metadata().get("end_reason").asText());
+  }
+
+  // Seed 003 test 22 (turn limit enforced): the session ends when its last allowed turn
+  // completes, with SESSION_END and end_reason turn_limit, not when the user leaves.
+  @Test
+  void turnLimit_endsTheSessionWhenTheLastAllowedTurnCompletes() {
+    session.profile = FakeActivities.profile(100_000, 2);
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("one"));
+    TurnResult last = s.turn(new TurnRequest("two"));
+    assertEquals(TurnOutcome.SUCCESS, last.outcome());
+    SessionSummary sum = WorkflowStub.fromTyped(s).getResult(SessionSummary.class);
+    assertEquals("turn_limit", sum.endReason());
+    assertEquals(2, sum.turns());
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+    var meta = session.events.get(1).metadata();
+    assertEquals("turn_limit", meta.get("end_reason").asText());
+    assertEquals(400, meta.get("tokens_used").asLong());
+    assertEquals("all 2 turns its agent allows were used", sum.endDetail());
+    assertNotNull(sum.endedAt());
+  }
+
+  // Seed 002: the DEGRADATION entry carries the session id, the agent id and the error type.
+  @Test
+  void degradation_carriesSessionIdAgentIdAndErrorType() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    s.turn(new TurnRequest("hello"));
+    var meta = session.events.get(1).metadata();
+    assertEquals("DEGRADATION", session.events.get(1).eventType());
+    assertEquals(SID, meta.get("session_id").asText());
+    assertEquals("admin-001", meta.get("agent_id").asText());
+    assertEquals("ADMIN", meta.get("agent_class").asText());
+    assertEquals("ho2_failed", meta.get("error_type").asText());
+  }
+
+  // Issue 11 item 8 (costs): a degraded turn reports what it spent, the failed turn's calls from
+  // the ledger (tokens and money) plus the degraded call's, and the session counts the same.
+  @Test
+  void degradedTurn_reportsTheFailedTurnsAndTheDegradedCallsTokensAndCost() {
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    ho1.degradedCost = 0.000756;
+    session.spendDetail.put(SID + "/turn-0001", new cp.model.WoCost(60, 10, 0, 1, 0, 0.0005));
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.DEGRADED, r.outcome());
+    assertEquals(60 + 10, r.costSummary().inputTokens());
+    assertEquals(10 + 5, r.costSummary().outputTokens());
+    assertEquals(70 + 15, r.costSummary().totalTokens());
+    assertEquals(2, r.costSummary().llmCalls());
+    assertEquals(0.0005 + 0.000756, r.costSummary().cost(), 1e-12);
+    SessionState st = s.state();
+    assertEquals(85, st.tokensUsed());
+    assertEquals(0.0005 + 0.000756, st.cost(), 1e-12);
+    var meta = session.events.get(1).metadata();
+    assertEquals(70, meta.get("tokens_spent_by_failed_turn").asLong());
+    assertEquals(0.0005, meta.get("cost_of_failed_turn").asDouble(), 1e-12);
+  }
+
+  // Issue 11 item 8 (a hanging provider): budget.turn_timeout_seconds bounds the wait for a turn.
+  // When it passes the user gets an honest error promptly, the hanging call is cancelled, and
+  // the session takes the next turn.
+  @Test
+  void turnDeadline_answersHonestlyWhenItPasses_andTheSessionGoesOn() throws Exception {
+    session.profile = FakeActivities.profile(100_000, 50).withTurnTimeoutSeconds(2);
+    ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1);
+    session.spendDetail.put(SID + "/turn-0001", new cp.model.WoCost(50, 50, 0, 1, 0, 0.001));
+    SessionWorkflow s = start(0);
+    long t0 = System.nanoTime();
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("turn_deadline_exceeded", r.errorCode());
+    assertTrue(r.response().contains("2 s") && r.response().contains("budget.turn_timeout_seconds"), r.response());
+    assertTrue(waitedMs < 15_000, "answered after " + waitedMs + " ms");
+    assertEquals(100, r.costSummary().totalTokens(), "what the turn's EXCHANGEs hold is counted");
+    assertEquals(0.001, r.costSummary().cost(), 1e-12);
+    assertEquals(100, s.state().tokensUsed());
+    assertTrue(ho1.hangCancelled.await(10, java.util.concurrent.TimeUnit.SECONDS),
+        "the hanging synthesize call was cancelled");
+    assertTrue(ho1.degraded.isEmpty(), "a turn past its deadline is answered, not degraded");
+    h.env.sleep(Duration.ofSeconds(1));
+    assertEquals(List.of("SESSION_START"), session.types(), "no DEGRADATION for the cancelled turn");
+    ho1.hangSynthesize = null;
+    TurnResult next = s.turn(new TurnRequest("again"));
+    assertEquals(TurnOutcome.SUCCESS, next.outcome());
+    assertEquals(2, next.turn());
   }
 }

@@ -230,4 +230,21 @@ class TurnWorkflowTest {
     assertEquals("SES-0000abcd", r.sessionId());
     assertEquals(1, r.turn());
   }
+
+  // Issue 11 item 2: a work order's own cap (wo_token_budget) running out is not the session's
+  // budget running out; the message says which budget it was, how big, and what to do.
+  @Test
+  void workOrderCapSpent_saysItWasTheWorkOrdersBudget_notTheSessions() {
+    profile = new AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001", List.of("list_packages"), 200_000,
+        50, 7200, 1800, 150, 5, 120, 1000, 2, 200);
+    ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object());
+    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 200_000,
+        profile));
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("budget_exhausted", r.errorCode());
+    assertFalse(r.response().contains("session's token budget is used up"), r.response());
+    assertTrue(r.response().contains("budget.wo_token_budget") && r.response().contains("150"), r.response());
+    long left = 200_000 - r.costSummary().totalTokens();
+    assertTrue(r.response().contains(left + " of 200000"), "says what the session has left: " + r.response());
+  }
 }

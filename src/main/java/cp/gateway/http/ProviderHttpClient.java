@@ -124,6 +124,7 @@ public final class ProviderHttpClient {
           .post(oneShot(json))
           .build();
       Call call = client.newCall(request);
+      InFlightCalls.started(call); // a cancelled activity cancels it (InFlightCalls)
       long left = budgetNanos - (System.nanoTime() - start);
       call.timeout().timeout(Math.max(1, left), TimeUnit.NANOSECONDS); // the retry shares the call's budget
       int status = 0;
@@ -137,7 +138,8 @@ public final class ProviderHttpClient {
       } catch (IOException e) {
         long millis = elapsedMillis(start);
         boolean neverReached = mark.stale() || (mark.reused() && mark.requestIncomplete());
-        if (neverReached && attempt < MAX_SEND_ATTEMPTS && budgetNanos - (System.nanoTime() - start) > 0) {
+        boolean timeLeft = budgetNanos - (System.nanoTime() - start) > 0;
+        if (neverReached && !call.isCanceled() && attempt < MAX_SEND_ATTEMPTS && timeLeft) {
           log.debug("{} POST {}: {} on attempt {}; the request never reached the server, sending it again on a"
               + " fresh connection", providerId, target, mark.stale() ? "stale pooled connection"
               : "request cut off on a reused connection", attempt);
@@ -146,6 +148,8 @@ public final class ProviderHttpClient {
         }
         log.debug("{} POST {} failed after {} ms: {}", providerId, target, millis, e.getClass().getSimpleName());
         throw ioFailure(e, mark, status, target, millis);
+      } finally {
+        InFlightCalls.finished();
       }
     }
   }

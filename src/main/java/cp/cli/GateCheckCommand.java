@@ -4,6 +4,7 @@ import cp.ledger.Ledgers;
 import cp.tools.CatalogStatus;
 import cp.tools.GateResult;
 import cp.tools.IntegrityGates;
+import cp.worker.PlaneConfig;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +19,7 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
   @Override
   public Integer call() {
     var cfg = config();
-    CatalogStatus status = CatalogStatus.load(cfg.catalogSource());
+    CatalogStatus status = CatalogStatus.load(cfg.catalogSource(), PlaneConfig.CATALOG_REQUIREMENTS);
     try (Ledgers ledgers = openLedgers(cfg)) {
       IntegrityGates gates = new IntegrityGates(status, ledgers);
       List<GateResult> results;

@@ -1,6 +1,7 @@
 package cp.tools;
 
 import cp.contracts.Catalog;
+import cp.contracts.CatalogRequirements;
 import cp.contracts.ResourceSource;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,8 +28,17 @@ public record CatalogStatus(Catalog catalog, RuntimeException loadError, Resourc
 
   /** Loads the catalog of {@code source}, keeping a failure instead of throwing it. */
   public static CatalogStatus load(ResourceSource source) {
+    return load(source, CatalogRequirements.NONE);
+  }
+
+  /**
+   * Loads the catalog of {@code source} with the checks start-up makes ({@code requirements}: the
+   * contracts the workflows plan under, the tools the workers implement), keeping a failure
+   * instead of throwing it, so a gate fails on what would stop a worker.
+   */
+  public static CatalogStatus load(ResourceSource source, CatalogRequirements requirements) {
     try {
-      return loaded(Catalog.load(source), source);
+      return loaded(Catalog.load(source, requirements), source);
     } catch (RuntimeException e) {
       return failed(source, e);
     }

@@ -3,6 +3,7 @@ package cp.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.contracts.CatalogFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,19 @@ class GateCheckCommandTest {
     assertTrue(r.out().contains("FAIL G-LEDGER-HO1"), r.describe());
     assertTrue(r.out().contains("line 3"), r.describe());
     assertTrue(r.out().contains("PASS G-LEDGER-HOT"), "other ledgers still pass\n" + r.describe());
+  }
+
+  // Issue 11 item 8: a resources directory the worker refuses at start-up (no PRC-SYNTHESIZE-001) must not
+  // pass G-CATALOG either: the gate checks what start-up checks.
+  @Test
+  void catalogGapTheWorkerRefuses_failsGCatalog_namingTheMissingContract(@TempDir Path resources) throws Exception {
+    CatalogFixture.copyOfShipped(resources).delete("contracts/PRC-SYNTHESIZE-001.json");
+    Map<String, String> env = CliHarness.env(home);
+    env.put("CP_RESOURCES_DIR", resources.toString());
+    CliHarness.Run r = CliHarness.run(env, "gate-check", "--gate", "G-CATALOG");
+    assertEquals(1, r.code(), r.describe());
+    assertTrue(r.out().contains("FAIL G-CATALOG"), r.describe());
+    assertTrue(r.out().contains("PRC-SYNTHESIZE-001"), r.describe());
   }
 
   @Test

@@ -1,7 +1,7 @@
 package cp.activities;
 
-import io.temporal.activity.Activity;
 import cp.gateway.http.InFlightCalls;
+import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import java.time.Duration;
@@ -41,22 +41,23 @@ final class Heartbeats {
       return call.call();
     }
     long interval = Math.max(MIN_INTERVAL.toMillis(), timeout.toMillis() / BEATS_PER_TIMEOUT);
-    Thread caller = Thread.currentThread();
-    ScheduledFuture<?> beat = TICKER.scheduleAtFixedRate(() -> {
+    try (InFlightCalls.Scope calls = InFlightCalls.open()) {
+      ScheduledFuture<?> beat = TICKER.scheduleAtFixedRate(() -> {
+        try {
+          ctx.heartbeat(null);
+        } catch (ActivityCompletionException e) {
+          // Nobody waits for this answer any more (the turn passed its deadline and was cancelled,
+          // or its workflow closed): end this activity's provider call now, not at its read timeout.
+          calls.cancel();
+        } catch (RuntimeException e) {
+          // A closed client surfaces through the call itself.
+        }
+      }, interval, interval, TimeUnit.MILLISECONDS);
       try {
-        ctx.heartbeat(null);
-      } catch (ActivityCompletionException e) {
-        // Nobody waits for this answer any more (the turn passed its deadline and was cancelled,
-        // or its workflow closed): end the provider call now instead of at its read timeout.
-        InFlightCalls.cancel(caller);
-      } catch (RuntimeException e) {
-        // A closed client surfaces through the call itself.
+        return call.call();
+      } finally {
+        beat.cancel(false);
       }
-    }, interval, interval, TimeUnit.MILLISECONDS);
-    try {
-      return call.call();
-    } finally {
-      beat.cancel(false);
     }
   }
 }

@@ -425,11 +425,12 @@ public final class Ledger implements AutoCloseable {
       if (broken != null) {
         rereadIfChanged();
       }
-      if (broken != null) {
-        return Optional.of(LedgerProblem.corrupt(path, broken));
-      }
-      return writeRefusal();
+      return broken != null ? Optional.of(LedgerProblem.corrupt(path, broken)) : Optional.<LedgerProblem>empty();
     });
+    if (problem.isEmpty()) {
+      // Outside the locks: the probe touches only file metadata, and needs neither lock.
+      problem = writeRefusal();
+    }
     if (problem.isPresent()) {
       report(problem.get());
     } else {
@@ -444,11 +445,23 @@ public final class Ledger implements AutoCloseable {
    */
   static final long FREE_BYTES_TO_RESUME = 1L << 20;
 
-  /** Whether the file system would refuse an append now, found without writing to the ledger. */
+  /**
+   * Whether the file system would refuse an append now, found without writing to the ledger and
+   * without opening it: {@code access(W_OK)} reports an immutable or read-only file, a read-only
+   * mount and a missing permission, where opening and closing a second descriptor of the file
+   * would release this process's lock on it (POSIX record locks belong to the process and file).
+   */
   private Optional<LedgerProblem> writeRefusal() {
     try {
       WriteFaults.check(path);
-      FileChannel.open(path, StandardOpenOption.WRITE).close();
+      if (!Files.exists(path)) {
+        return Optional.of(new LedgerProblem(LedgerProblem.Kind.DENIED, path, "the file is gone: it was deleted or"
+            + " moved while this process had it open, so appends would be lost with it"));
+      }
+      if (!Files.isWritable(path)) {
+        // The words the refused write itself reports (EPERM), so the problem is logged once, not twice.
+        return Optional.of(new LedgerProblem(LedgerProblem.Kind.DENIED, path, "Operation not permitted"));
+      }
       FileStore fs = store;
       if (fs == null) {
         fs = Files.getFileStore(path);

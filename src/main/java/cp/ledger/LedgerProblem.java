@@ -15,6 +15,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@link Kind#CORRUPT}: the hash chain is broken; appends are refused until
  *       {@code cpctl ledger repair}. No retry can help.
+ *   <li>{@link Kind#KEY}: the chain is keyed and {@code CP_LEDGER_HMAC_KEY} is missing or another
+ *       key: nothing is broken, and no repair helps; the process needs the ledger's key.
  *   <li>{@link Kind#DENIED}: the file system refuses the write (an immutable or read-only file,
  *       a read-only mount, no permission). No retry can help until someone changes that.
  *   <li>{@link Kind#FULL}: the disk (or quota) is full. Transient: freeing space fixes it, so a
@@ -27,7 +29,7 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
   /** Failure type (Temporal) of a ledger on a full disk: retried, with backoff. */
   public static final String FULL_TYPE = "ledger_full";
 
-  public enum Kind { CORRUPT, DENIED, FULL }
+  public enum Kind { CORRUPT, KEY, DENIED, FULL }
 
   /** Whether a later attempt may succeed without anyone fixing anything by hand. */
   public boolean transientProblem() {
@@ -45,6 +47,8 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
     return switch (kind) {
       case CORRUPT -> what + reason + "; run 'cpctl ledger verify' and 'cpctl ledger repair --tier "
           + tierOption(file) + "'";
+      case KEY -> what + reason + "; start this process with the CP_LEDGER_HMAC_KEY the ledger was written with"
+          + " ('cpctl ledger verify' names the key id it expects)";
       case FULL -> what + "disk full (" + reason + "); free space on the disk that holds it, then try again";
       case DENIED -> what + reason + " (the file or its file system refuses writes: check the file's permissions,"
           + " 'lsattr' for the immutable flag, and whether the disk is mounted read-only), then run 'cpctl ledger"
@@ -69,6 +73,9 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
   }
 
   static LedgerProblem corrupt(Path file, VerifyResult broken) {
+    if (broken.keyProblem()) {
+      return new LedgerProblem(Kind.KEY, file, broken.reason());
+    }
     return new LedgerProblem(Kind.CORRUPT, file, "its hash chain is broken at line " + broken.firstBadLine() + " ("
         + broken.reason() + ")");
   }

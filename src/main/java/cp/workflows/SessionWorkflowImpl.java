@@ -500,6 +500,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       endNotRecorded = "SESSION_END could not be written: " + WorkOrderRunner.rootMessage(e);
       ended = true;
       endReason = "end";
+      endedAtMillis = Workflow.currentTimeMillis(); // one end time for every reader of the summary
       activitySeq++;
     }
   }

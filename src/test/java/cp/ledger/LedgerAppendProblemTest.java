@@ -1,6 +1,7 @@
 package cp.ledger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -104,5 +105,19 @@ class LedgerAppendProblemTest {
     assertEquals("HO2 ledger HO2/ledger/ADMIN/workorder.jsonl cannot be written: its hash chain is broken at line 4"
         + " (hash mismatch); run 'cpctl ledger verify' and 'cpctl ledger repair --tier ho2 --agent-class ADMIN'",
         p.message());
+  }
+
+  // Review of issue 11: a keyed ledger opened without its key (or with another) is not a broken chain,
+  // and 'cpctl ledger repair' refuses it: the problem must say to set the key, not to repair.
+  @Test
+  void aKeyProblem_saysToSetTheKey_notToRepairABrokenChain() {
+    Path hot = new PlaneLayout(home).ledgerPath(Tier.HOT, null);
+    LedgerProblem p = LedgerProblem.corrupt(hot, VerifyResult.of(VerifyResult.Kind.NEEDS_KEY, 0, 1,
+        "keyed chain: set CP_LEDGER_HMAC_KEY to verify"));
+    assertEquals(LedgerProblem.Kind.KEY, p.kind());
+    assertEquals(LedgerProblem.UNWRITABLE, p.failureType());
+    assertTrue(p.message().contains("CP_LEDGER_HMAC_KEY"), p.message());
+    assertFalse(p.message().contains("repair"), p.message());
+    assertFalse(p.message().contains("broken"), p.message());
   }
 }

@@ -149,7 +149,7 @@ public final class ProviderHttpClient {
         log.debug("{} POST {} failed after {} ms: {}", providerId, target, millis, e.getClass().getSimpleName());
         throw ioFailure(e, mark, status, target, millis);
       } finally {
-        InFlightCalls.finished();
+        InFlightCalls.finished(call);
       }
     }
   }

@@ -225,7 +225,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     if (in.problem() != null) {
       throw startRefused(in.problem().message(), in.problem().refusal());
     }
-    String workflowId = Workflow.getInfo().getWorkflowId();
+    // Recorded (a side-effect marker), not read on each replay: an offline replayer runs a history
+    // file under a made-up workflow id, and would otherwise refuse a start the service accepted.
+    String workflowId = Workflow.sideEffect(String.class, () -> Workflow.getInfo().getWorkflowId());
     if (in.sessionId() == null) {
       throw startRefused("start input: session_id is missing (it must be the workflow id, '" + workflowId + "')",
           Refusal.of(Refusal.Code.MISSING_FIELD, "session_id"));

@@ -233,6 +233,20 @@ class SessionContractTest {
   }
 
   @Test
+  void withEncryptedPayloads_refusalsStillArriveTypedAndReadable() {
+    h.close();
+    h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session, 600, false,
+        java.util.Optional.of(ReplayTest.TEST_PAYLOAD_KEY));
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    ApplicationFailure unknown = turnRefusal(stub, input("message", "hi"));
+    assertEquals("turn expects {\"text\": string}; got field 'message'", unknown.getOriginalMessage());
+    assertEquals("unknown_field", code(unknown).code());
+    ApplicationFailure start = startRefusal("SES-00000044", input("session_id", "SES-00000044"));
+    assertEquals("missing_field", code(start).code());
+  }
+
+  @Test
   void ourOwnTurnRequestStillReadsAsBefore() {
     WorkflowStub stub = foreign(SID);
     stub.start(new SessionInput(SID, "ADMIN", null, 0));

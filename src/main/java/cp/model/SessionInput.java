@@ -54,60 +54,77 @@ public record SessionInput(String sessionId, String agentClass, SessionState car
 
     @Override
     public SessionInput getNullValue(DeserializationContext ctx) {
-      return invalid("start input is null; a session starts with " + SHAPE, Refusal.Code.WRONG_TYPE, null);
+      return new SessionInput(null, null, null, 0, problem("start input is null; a session starts with " + SHAPE,
+          Refusal.Code.WRONG_TYPE, null));
     }
 
     private static SessionInput read(JsonNode n, JsonParser p) {
       if (n == null || !n.isObject()) {
-        return invalid("start input must be an object " + SHAPE + "; got " + Refusal.kind(n),
-            Refusal.Code.WRONG_TYPE, null);
-      }
-      for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
-        String name = names.next();
-        if (!FIELDS.contains(name)) {
-          return invalid("start input: unknown field '" + name + "' (a session starts with " + SHAPE + ")",
-              Refusal.Code.UNKNOWN_FIELD, name);
-        }
+        return new SessionInput(null, null, null, 0, problem("start input must be an object " + SHAPE + "; got "
+            + Refusal.kind(n), Refusal.Code.WRONG_TYPE, null));
       }
       JsonNode sid = present(n.get("session_id"));
       JsonNode cls = present(n.get("agent_class"));
       JsonNode carried = present(n.get("carried"));
       JsonNode can = present(n.get("continue_as_new_after_turns"));
-      for (var f : new Object[][] {{"session_id", sid}, {"agent_class", cls}}) {
-        JsonNode v = (JsonNode) f[1];
-        if (v != null && !v.isTextual()) {
-          return invalid("start input: " + f[0] + " must be a string; got " + Refusal.kind(v),
-              Refusal.Code.WRONG_TYPE, (String) f[0]);
-        }
-      }
-      if (can != null && !(can.isIntegralNumber() && can.canConvertToInt() && can.intValue() >= 0)) {
-        return invalid("start input: continue_as_new_after_turns must be a whole number of turns (0 or more); got "
-            + (can.isNumber() ? can.asText() : Refusal.kind(can)), Refusal.Code.WRONG_TYPE,
-            "continue_as_new_after_turns");
-      }
+      // The fields as the lenient reader before issue 12 read them (a number as its text), so a
+      // history started then replays as it ran; only a session from contract-defence 1 on looks at
+      // the problem.
+      String sessionId = lenientText(sid);
+      String agentClass = lenientText(cls);
+      int turns = can != null && can.isIntegralNumber() && can.canConvertToInt() ? can.intValue() : 0;
       SessionState state = null;
-      if (carried != null) {
+      if (carried != null && carried.isObject()) {
         try {
-          state = carried.isObject() ? p.getCodec().treeToValue(carried, SessionState.class) : null;
+          state = p.getCodec().treeToValue(carried, SessionState.class);
         } catch (IOException | RuntimeException e) {
           state = null;
         }
-        if (state == null) {
-          return invalid("start input: carried must be the state a previous run of the session handed on (an"
-              + " object); got " + (carried.isObject() ? "an object that is not one" : Refusal.kind(carried)),
-              Refusal.Code.WRONG_TYPE, "carried");
+      }
+      return new SessionInput(sessionId, agentClass, state, turns, problem(n, sid, cls, carried, state, can));
+    }
+
+    /** The first thing wrong with the input {@code n}, or null. */
+    private static Refusal.Problem problem(JsonNode n, JsonNode sid, JsonNode cls, JsonNode carried,
+        SessionState state, JsonNode can) {
+      for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
+        String name = names.next();
+        if (!FIELDS.contains(name)) {
+          return problem("start input: unknown field '" + name + "' (a session starts with " + SHAPE + ")",
+              Refusal.Code.UNKNOWN_FIELD, name);
         }
       }
-      return new SessionInput(sid == null ? null : sid.textValue(), cls == null ? null : cls.textValue(), state,
-          can == null ? 0 : can.intValue(), null);
+      if (sid != null && !sid.isTextual()) {
+        return problem("start input: session_id must be a string; got " + Refusal.kind(sid), Refusal.Code.WRONG_TYPE,
+            "session_id");
+      }
+      if (cls != null && !cls.isTextual()) {
+        return problem("start input: agent_class must be a string; got " + Refusal.kind(cls),
+            Refusal.Code.WRONG_TYPE, "agent_class");
+      }
+      if (can != null && !(can.isIntegralNumber() && can.canConvertToInt() && can.intValue() >= 0)) {
+        return problem("start input: continue_as_new_after_turns must be a whole number of turns (0 or more); got "
+            + (can.isNumber() ? can.asText() : Refusal.kind(can)), Refusal.Code.WRONG_TYPE,
+            "continue_as_new_after_turns");
+      }
+      if (carried != null && state == null) {
+        return problem("start input: carried must be the state a previous run of the session handed on (an"
+            + " object); got " + (carried.isObject() ? "an object that is not one" : Refusal.kind(carried)),
+            Refusal.Code.WRONG_TYPE, "carried");
+      }
+      return null;
+    }
+
+    private static String lenientText(JsonNode v) {
+      return v == null || v.isContainerNode() ? null : v.asText();
     }
 
     private static JsonNode present(JsonNode v) {
       return v == null || v.isNull() || v.isMissingNode() ? null : v;
     }
 
-    private static SessionInput invalid(String message, Refusal.Code code, String field) {
-      return new SessionInput(null, null, null, 0, new Refusal.Problem(message, Refusal.of(code, field)));
+    private static Refusal.Problem problem(String message, Refusal.Code code, String field) {
+      return new Refusal.Problem(message, Refusal.of(code, field));
     }
   }
 }

@@ -43,26 +43,26 @@ public record TurnRequest(String text, @JsonIgnore Refusal.Problem problem) {
     public TurnRequest deserialize(JsonParser p, DeserializationContext ctx) throws IOException {
       JsonNode n = p.readValueAsTree();
       if (n == null || !n.isObject()) {
-        return invalid(SHAPE + "; got " + Refusal.kind(n), Refusal.Code.WRONG_TYPE, null);
+        return invalid(null, SHAPE + "; got " + Refusal.kind(n), Refusal.Code.WRONG_TYPE, null);
       }
+      JsonNode text = n.get("text");
+      // What the lenient reader before issue 12 made of it (unknown fields dropped, a number or a
+      // boolean as its text): a turn accepted then replays exactly as it ran.
+      String lenient = text == null || text.isNull() || text.isContainerNode() ? null : text.asText();
       for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
         String name = names.next();
         if (!"text".equals(name)) {
-          return invalid(SHAPE + "; got field '" + name + "'", Refusal.Code.UNKNOWN_FIELD, name);
+          return invalid(lenient, SHAPE + "; got field '" + name + "'", Refusal.Code.UNKNOWN_FIELD, name);
         }
       }
-      JsonNode text = n.get("text");
-      if (text == null || text.isNull()) {
-        return new TurnRequest(null, null);
+      if (text != null && !text.isNull() && !text.isTextual()) {
+        return invalid(lenient, SHAPE + "; field 'text' is " + Refusal.kind(text), Refusal.Code.WRONG_TYPE, "text");
       }
-      if (!text.isTextual()) {
-        return invalid(SHAPE + "; field 'text' is " + Refusal.kind(text), Refusal.Code.WRONG_TYPE, "text");
-      }
-      return new TurnRequest(text.textValue(), null);
+      return new TurnRequest(lenient, null);
     }
 
-    private static TurnRequest invalid(String message, Refusal.Code code, String field) {
-      return new TurnRequest(null, new Refusal.Problem(message, Refusal.of(code, field)));
+    private static TurnRequest invalid(String text, String message, Refusal.Code code, String field) {
+      return new TurnRequest(text, new Refusal.Problem(message, Refusal.of(code, field)));
     }
   }
 }

@@ -39,7 +39,7 @@ public final class TemporalOptions {
   public static final List<String> NON_RETRYABLE_TYPES = List.of(
       "bad_request", "authentication", "permission", "not_found", "request_too_large", "quota_exceeded",
       "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error",
-      LedgerProblem.UNWRITABLE);
+      LedgerProblem.UNWRITABLE, cp.model.Refusal.UNKNOWN_AGENT_CLASS);
 
   private TemporalOptions() {}
 

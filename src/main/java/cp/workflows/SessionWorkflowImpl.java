@@ -347,7 +347,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   @Override
   public void validateTurn(TurnRequest request) {
-    refusal(request, pendingTurns).ifPresent(p -> {
+    refusal(request, pendingTurns, true).ifPresent(p -> {
       throw rejected(p);
     });
   }
@@ -380,7 +380,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * workflow task, before {@code run} has loaded the profile; then only the checks that need no
    * profile apply here, and the handler checks again once the profile is there.
    */
-  private Optional<Refusal.Problem> refusal(TurnRequest request, int queued) {
+  private Optional<Refusal.Problem> refusal(TurnRequest request, int queued, boolean checkShape) {
     if (ended || endRequested || expiring) {
       return Optional.of(endedProblem());
     }
@@ -388,7 +388,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       return Optional.of(new Refusal.Problem(TurnRequest.SHAPE + "; got nothing",
           Refusal.of(Refusal.Code.MISSING_FIELD, "text")));
     }
-    if (request.problem() != null) {
+    if (checkShape && request.problem() != null) {
       return Optional.of(request.problem());
     }
     if (profile == null) {
@@ -424,7 +424,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     Workflow.await(() -> profile != null);
     turnLock.lock();
     try {
-      Optional<Refusal.Problem> refused = refusal(request, pendingTurns - 1);
+      // The argument's shape is the validator's alone: a turn accepted before issue 12 with an extra
+      // field must replay as it ran.
+      Optional<Refusal.Problem> refused = refusal(request, pendingTurns - 1, false);
       if (refused.isPresent()) {
         throw refused(refused.get());
       }

@@ -234,8 +234,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     if (!in.sessionId().equals(workflowId)) {
       throw startRefused("start input: session_id '" + in.sessionId() + "' is not the workflow id '" + workflowId
-          + "'; a session's workflow id is its session_id (workflow id '" + workflowId + "' differs), else no"
-          + " tool finds it", Refusal.of(Refusal.Code.WORKFLOW_ID_MISMATCH, "session_id"));
+          + "'; a session's workflow id must be its session_id, or no tool can find it", Refusal.of(Refusal.Code.WORKFLOW_ID_MISMATCH, "session_id"));
     }
     if (!WorkOrderIds.SESSION_ID.matcher(in.sessionId()).matches()) {
       throw startRefused("start input: session_id '" + in.sessionId() + "' is not a session id (expected SES- and 8"

@@ -27,6 +27,10 @@ public final class SessionActivitiesImpl implements SessionActivities {
     AgentConfig a;
     try {
       a = catalog.agent(agentClass);
+    } catch (cp.contracts.CatalogEntryNotFoundException e) {
+      // The session turns this into start_refused naming the class (issue 12); details[0]: the known classes.
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), cp.model.Refusal.UNKNOWN_AGENT_CLASS,
+          catalog.agentClasses());
     } catch (RuntimeException e) {
       throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "config_error");
     }

@@ -1,12 +1,12 @@
 package cp.client;
 
+import cp.model.Refusal;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import cp.worker.WorkerSettings;
-import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
@@ -24,7 +24,6 @@ import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
-import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -96,14 +95,11 @@ public final class ControlPlaneClient {
           + String.join(", ", agentClasses) + ")");
     }
     String sessionId = SessionIds.mint(random);
+    // No search attributes here: the session sets its own (CpSessionId, CpAgentClass, CpTurn), so
+    // a session any client started can be found the same way.
     SessionWorkflow stub = client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
         .setWorkflowId(sessionId)
         .setTaskQueue(taskQueue)
-        .setTypedSearchAttributes(SearchAttributes.newBuilder()
-            .set(CpSearchAttributes.SESSION_ID, sessionId)
-            .set(CpSearchAttributes.AGENT_CLASS, cls)
-            .set(CpSearchAttributes.TURN, 0L)
-            .build())
         .build());
     try {
       WorkflowClient.start(stub::run, new SessionInput(sessionId, cls, null, continueAsNewAfterTurns));
@@ -140,7 +136,7 @@ public final class ControlPlaneClient {
       try {
         return await(sessionId, call, accepted);
       } catch (WorkflowUpdateException e) {
-        if (SessionWorkflowImpl.SESSION_ENDED.equals(failureType(e))) {
+        if (refusedAsEnded(e)) {
           throw endedWhenClosed(sessionId, e);
         }
         throw refusedOrFailed(sessionId, e);
@@ -245,6 +241,9 @@ public final class ControlPlaneClient {
     try {
       return client.newWorkflowStub(SessionWorkflow.class, sessionId).end();
     } catch (WorkflowUpdateException e) {
+      if (refusedAsEnded(e)) {
+        throw endedWhenClosed(sessionId, e);
+      }
       throw refusedOrFailed(sessionId, e);
     } catch (WorkflowNotFoundException e) {
       throw notFoundOrEnded(sessionId);
@@ -273,6 +272,13 @@ public final class ControlPlaneClient {
 
   /** Why the session's workflow failed, when its last run closed as failed: the innermost failure's message. */
   Optional<String> failure(String sessionId) {
+    return failed(sessionId).map(f -> f.message);
+  }
+
+  /** A failed session's failure: the innermost application failure's type (or null) and message. */
+  private record Failed(String type, String message) {}
+
+  private Optional<Failed> failed(String sessionId) {
     try {
       WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
       if (stub.describe().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
@@ -281,9 +287,51 @@ public final class ControlPlaneClient {
       stub.getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
       return Optional.empty();
     } catch (WorkflowFailedException e) {
-      return Optional.ofNullable(innermostMessage(e));
+      String msg = innermostMessage(e);
+      return msg == null ? Optional.empty() : Optional.of(new Failed(failureType(e), msg));
     } catch (RuntimeException | TimeoutException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * A failed session, said as what happened: a start its workflow refused (issue 12: the input
+   * named the wrong agent class, say) "could not start"; any other failure "has stopped".
+   */
+  private ClientException stopped(String sessionId, Failed f, Throwable cause) {
+    if (Refusal.START_REFUSED.equals(f.type)) {
+      return new ClientException(ClientException.Kind.REFUSED, "session " + sessionId + " could not start: "
+          + f.message, cause);
+    }
+    return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
+        + f.message, cause);
+  }
+
+  /**
+   * Whether an Update was refused because the session has ended or is ending: a {@code turn_refused}
+   * whose code is {@code session_ended} (before issue 12, the failure type {@code session_ended}).
+   */
+  static boolean refusedAsEnded(Throwable e) {
+    ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure a) {
+        af = a;
+      }
+    }
+    if (af == null) {
+      return false;
+    }
+    if (SessionWorkflowImpl.SESSION_ENDED.equals(af.getType())) {
+      return true;
+    }
+    if (!Refusal.TURN_REFUSED.equals(af.getType())) {
+      return false;
+    }
+    try {
+      Refusal r = af.getDetails().get(0, Refusal.class, Refusal.class);
+      return r != null && SessionWorkflowImpl.SESSION_ENDED.equals(r.code());
+    } catch (RuntimeException unreadable) {
+      return false;
     }
   }
 
@@ -352,10 +400,9 @@ public final class ControlPlaneClient {
    * repairs it), instead of the guess that the service was restarted.
    */
   private ClientException notFound(String sessionId) {
-    Optional<String> failed = failure(sessionId);
+    Optional<Failed> failed = failed(sessionId);
     if (failed.isPresent()) {
-      return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
-          + failed.get());
+      return stopped(sessionId, failed.get(), null);
     }
     return new ClientException(ClientException.Kind.NOT_FOUND, "session " + sessionId
         + " not found or already ended on " + service() + " (a restarted service forgets"
@@ -396,11 +443,11 @@ public final class ControlPlaneClient {
   }
 
   private ClientException refusedOrFailed(String sessionId, WorkflowUpdateException e) {
-    Optional<String> failed = failure(sessionId);
+    Optional<Failed> failed = failed(sessionId);
     if (failed.isPresent()) {
-      // The session itself failed while the Update waited (it could not write SESSION_START, say).
-      return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
-          + failed.get(), e);
+      // The session itself failed while the Update waited (it could not write SESSION_START, or its
+      // start was refused).
+      return stopped(sessionId, failed.get(), e);
     }
     String msg = innermostMessage(e);
     return new ClientException(ClientException.Kind.REFUSED, msg == null ? "turn refused on " + sessionId : msg, e);

@@ -39,7 +39,7 @@ public final class TemporalOptions {
   public static final List<String> NON_RETRYABLE_TYPES = List.of(
       "bad_request", "authentication", "permission", "not_found", "request_too_large", "quota_exceeded",
       "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error",
-      LedgerProblem.UNWRITABLE);
+      LedgerProblem.UNWRITABLE, cp.model.Refusal.UNKNOWN_AGENT_CLASS);
 
   private TemporalOptions() {}
 
@@ -123,7 +123,8 @@ public final class TemporalOptions {
 
   /**
    * Jackson with the plane's mapper (snake_case records, unknown fields ignored), behind a payload
-   * codec. With a key, every payload (workflow, activity and update inputs and results, query
+   * codec; failures as Temporal converts them, except a session's refusals
+   * ({@link RefusalFailureConverter}). With a key, every payload (workflow, activity and update inputs and results, query
    * answers, failure details) is sealed with AES-256-GCM, and failure messages and stack traces
    * move into an encrypted attribute too, since they can quote a prompt. Without one, payloads
    * stay plain JSON and an encrypted payload met on decode fails with a message naming the key
@@ -131,7 +132,8 @@ public final class TemporalOptions {
    */
   public static DataConverter dataConverter(Optional<PayloadKey> key) {
     DataConverter json = DefaultDataConverter.newDefaultInstance()
-        .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(Json.newMapper()));
+        .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(Json.newMapper()))
+        .withFailureConverter(new RefusalFailureConverter());
     if (key.isPresent()) {
       return new CodecDataConverter(json, List.of(new AesGcmPayloadCodec(key.get())), true);
     }

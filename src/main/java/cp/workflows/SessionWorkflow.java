@@ -14,6 +14,12 @@ import io.temporal.workflow.WorkflowMethod;
 /**
  * A chat session (the Session Host V2 role): the workflow id is the session id, each turn is
  * the {@code turn} Update, {@code end} closes it, {@code state} reports it.
+ *
+ * <p>The contract any client meets (README "Client contract (draft)"): a start input that is not
+ * a session's fails the workflow at once with {@code start_refused}; every refused {@code turn}
+ * or {@code end} is a non-retryable {@code turn_refused} with a stable code in details[0]
+ * ({@link cp.model.Refusal}); an ended session is a completed workflow whose {@code state} still
+ * answers {@code ended: true} and {@code end_reason}.
  */
 @WorkflowInterface
 public interface SessionWorkflow {

@@ -8,6 +8,8 @@ import cp.model.CostSummary;
 import cp.model.DegradedRequest;
 import cp.model.Json;
 import cp.model.LlmRoundResult;
+import cp.model.Refusal;
+import cp.model.RefusedException;
 import cp.model.SessionEvent;
 import cp.model.SessionInput;
 import cp.model.SessionState;
@@ -25,6 +27,7 @@ import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.DynamicQueryHandler;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLock;
@@ -46,13 +49,28 @@ import java.util.Optional;
 public class SessionWorkflowImpl implements SessionWorkflow {
   /** Turns per run before continue-as-new: far below the 2,000 Updates a run may take. */
   public static final int DEFAULT_CONTINUE_AS_NEW_TURNS = 100;
-  /** Error type of a refused turn (the Update fails; nothing was written). */
-  public static final String TURN_REFUSED = "turn_refused";
+  /** Error type of every refused Update, turn or end (the Update fails; nothing was written). */
+  public static final String TURN_REFUSED = Refusal.TURN_REFUSED;
   /**
-   * Error type of a turn refused because the session has ended or is ending (SESSION_END being
-   * written): a client waits for the session's result and says when and why it ended.
+   * Refusal code (details[0].code of a {@link #TURN_REFUSED}) of a turn or end refused because the
+   * session has ended or is ending (SESSION_END being written): a client waits for the session's
+   * result and says when and why it ended. Until issue 12 it was the failure's type.
    */
   public static final String SESSION_ENDED = "session_ended";
+  /**
+   * Version marker of issue 12's contract defence: from version 1 on the session refuses a start
+   * input that is not a session's ({@code start_refused}, the workflow fails at once: a malformed
+   * input, a missing or not upper-case agent_class, a workflow id other than session_id, an agent
+   * class the catalog does not have) and sets its own search attributes (CpSessionId,
+   * CpAgentClass, CpTurn) when its start did not.
+   */
+  static final String CONTRACT_DEFENCE = "contract-defence";
+  /** An agent class as the catalog names it: upper-case letters, digits and underscores. */
+  static final java.util.regex.Pattern AGENT_CLASS = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
+  /** The queries a session answers, for the refusal of an unknown one. */
+  static final String KNOWN_QUERIES = "state";
+  /** Failure type of a Query the session does not know. */
+  static final String UNKNOWN_QUERY = "unknown_query";
   /**
    * Version marker: from version 1 on, a DEGRADATION that cannot be written (after the local
    * activity's retries) no longer fails the turn; the degraded call still runs.
@@ -125,13 +143,21 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   @Override
   public SessionSummary run(SessionInput in) {
+    Workflow.registerListener((DynamicQueryHandler) (queryType, args) -> {
+      throw new RefusedException(UNKNOWN_QUERY, "unknown query '" + queryType + "' (known: " + KNOWN_QUERIES + ")",
+          null);
+    });
     round2 = Workflow.getVersion(ROUND2_SESSION, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    boolean defend = Workflow.getVersion(CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    if (defend) {
+      refuseBadStart(in);
+    }
     sessionId = in.sessionId();
     agentClass = in.agentClass();
     canAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns() : DEFAULT_CONTINUE_AS_NEW_TURNS;
     SessionState carried = in.carried();
     if (carried == null) {
-      profile = session.profile(agentClass);
+      profile = defend ? profileOrRefuse() : session.profile(agentClass);
       startedAtMillis = Workflow.currentTimeMillis();
       runs = 1;
       ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass)
@@ -150,6 +176,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       degradedTurns = carried.degradedTurns();
     }
     lastActivityAt = Workflow.currentTimeMillis();
+    if (defend) {
+      setOwnSearchAttributes();
+    }
 
     while (!ended) {
       long waitMillis = millisUntilExpiry();
@@ -178,6 +207,99 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
     return summary();
+  }
+
+  // ------------------------------------------------------------------ start contract
+
+  /**
+   * Issue 12: a start input that is not a session's fails the workflow at once, non-retryable,
+   * naming the field, instead of failing its first task for ever (a converter error) or running
+   * a session no tool can find (a workflow id other than its session id) or show (an agent class
+   * not as the catalog names it). Pure workflow code: the catalog check is {@link #profileOrRefuse}.
+   */
+  private static void refuseBadStart(SessionInput in) {
+    if (in == null) {
+      throw startRefused("start input is missing; a session starts with {\"session_id\": string, \"agent_class\":"
+          + " string}", Refusal.of(Refusal.Code.MISSING_FIELD));
+    }
+    if (in.problem() != null) {
+      throw startRefused(in.problem().message(), in.problem().refusal());
+    }
+    // Recorded (a side-effect marker), not read on each replay: an offline replayer runs a history
+    // file under a made-up workflow id, and would otherwise refuse a start the service accepted.
+    String workflowId = Workflow.sideEffect(String.class, () -> Workflow.getInfo().getWorkflowId());
+    if (in.sessionId() == null) {
+      throw startRefused("start input: session_id is missing (it must be the workflow id, '" + workflowId + "')",
+          Refusal.of(Refusal.Code.MISSING_FIELD, "session_id"));
+    }
+    if (!in.sessionId().equals(workflowId)) {
+      throw startRefused("start input: session_id '" + in.sessionId() + "' is not the workflow id '" + workflowId
+          + "'; a session's workflow id must be its session_id, or no tool can find it", Refusal.of(Refusal.Code.WORKFLOW_ID_MISMATCH, "session_id"));
+    }
+    if (!WorkOrderIds.SESSION_ID.matcher(in.sessionId()).matches()) {
+      throw startRefused("start input: session_id '" + in.sessionId() + "' is not a session id (expected SES- and 8"
+          + " hex digits, e.g. SES-1a2b3c4d)", Refusal.of(Refusal.Code.INVALID_SESSION_ID, "session_id"));
+    }
+    if (in.agentClass() == null) {
+      throw startRefused("start input: agent_class is missing (an agent class as the catalog names it, upper-case,"
+          + " e.g. ADMIN)", Refusal.of(Refusal.Code.MISSING_FIELD, "agent_class"));
+    }
+    if (!AGENT_CLASS.matcher(in.agentClass()).matches()) {
+      String upper = in.agentClass().trim().toUpperCase(java.util.Locale.ROOT);
+      throw startRefused("start input: agent_class '" + in.agentClass() + "' is not an agent class: agent classes"
+          + " are upper-case letters, digits and '_' as the catalog names them"
+          + (AGENT_CLASS.matcher(upper).matches() ? " (did you mean '" + upper + "'?)" : ""),
+          Refusal.of(Refusal.Code.INVALID_AGENT_CLASS, "agent_class"));
+    }
+  }
+
+  /** The agent's profile; an agent class the catalog does not have refuses the start, naming the known ones. */
+  private AgentProfile profileOrRefuse() {
+    try {
+      return session.profile(agentClass);
+    } catch (ActivityFailure e) {
+      if (e.getCause() instanceof ApplicationFailure af && Refusal.UNKNOWN_AGENT_CLASS.equals(af.getType())) {
+        String known = "";
+        try {
+          List<?> classes = af.getDetails().get(0, List.class);
+          known = classes == null || classes.isEmpty() ? "" : " (known: " + String.join(", ",
+              classes.stream().map(String::valueOf).toList()) + ")";
+        } catch (RuntimeException unreadable) {
+          known = "";
+        }
+        throw startRefused("start input: agent_class '" + agentClass + "' is unknown" + known,
+            Refusal.of(Refusal.Code.UNKNOWN_AGENT_CLASS, "agent_class"));
+      }
+      throw e;
+    }
+  }
+
+  private static ApplicationFailure startRefused(String message, Refusal refusal) {
+    ApplicationFailure af = ApplicationFailure.newNonRetryableFailure(message, Refusal.START_REFUSED, refusal);
+    af.setStackTrace(new StackTraceElement[0]);
+    return af;
+  }
+
+  /**
+   * The session's search attributes, set by the session itself so that a session any client
+   * started can be found: only those its start did not set (or set otherwise), so a start that
+   * set them all costs no command.
+   */
+  private void setOwnSearchAttributes() {
+    var current = Workflow.getTypedSearchAttributes();
+    List<io.temporal.common.SearchAttributeUpdate<?>> updates = new ArrayList<>(3);
+    if (!sessionId.equals(current.get(CpSearchAttributes.SESSION_ID))) {
+      updates.add(CpSearchAttributes.SESSION_ID.valueSet(sessionId));
+    }
+    if (!agentClass.equals(current.get(CpSearchAttributes.AGENT_CLASS))) {
+      updates.add(CpSearchAttributes.AGENT_CLASS.valueSet(agentClass));
+    }
+    if (!Long.valueOf(turns).equals(current.get(CpSearchAttributes.TURN))) {
+      updates.add(CpSearchAttributes.TURN.valueSet((long) turns));
+    }
+    if (!updates.isEmpty()) {
+      Workflow.upsertTypedSearchAttributes(updates.toArray(io.temporal.common.SearchAttributeUpdate<?>[]::new));
+    }
   }
 
   /**
@@ -224,17 +346,32 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   @Override
   public void validateTurn(TurnRequest request) {
-    refusal(request, pendingTurns).ifPresent(msg -> {
-      if (closing()) {
-        throw ApplicationFailure.newNonRetryableFailure(msg, SESSION_ENDED);
-      }
-      throw new IllegalArgumentException(msg);
+    refusal(request, pendingTurns, true).ifPresent(p -> {
+      throw rejected(p);
     });
   }
 
-  /** The session has ended or is ending: no turn can start any more. */
-  private boolean closing() {
-    return ended || endRequested || expiring;
+  /**
+   * A refused Update, turn or end, from its handler: one non-retryable type, the stable code in
+   * details[0], no stack trace.
+   */
+  private static ApplicationFailure refused(Refusal.Problem p) {
+    ApplicationFailure af = ApplicationFailure.newNonRetryableFailure(p.message(), TURN_REFUSED, p.refusal());
+    af.setStackTrace(new StackTraceElement[0]);
+    return af;
+  }
+
+  /** The same refusal from a validator, where the SDK would wrap an ApplicationFailure (see RefusedException). */
+  private static RefusedException rejected(Refusal.Problem p) {
+    return new RefusedException(TURN_REFUSED, p.message(), p.refusal());
+  }
+
+  /** "session SES-… has ended (idle_timeout at 2026-…)", or "… is ending" while SESSION_END is being written. */
+  private Refusal.Problem endedProblem() {
+    String why = endReason == null ? "" : " (" + endReason
+        + (endedAtMillis > 0 ? " at " + java.time.Instant.ofEpochMilli(endedAtMillis) : "") + ")";
+    return new Refusal.Problem("session " + sessionId + " has ended" + why + "; start a new session",
+        new Refusal(SESSION_ENDED, null, endReason));
   }
 
   /**
@@ -242,31 +379,41 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * workflow task, before {@code run} has loaded the profile; then only the checks that need no
    * profile apply here, and the handler checks again once the profile is there.
    */
-  private Optional<String> refusal(TurnRequest request, int queued) {
+  private Optional<Refusal.Problem> refusal(TurnRequest request, int queued, boolean checkShape) {
     if (ended || endRequested || expiring) {
-      return Optional.of("session " + sessionId + " has ended" + (endReason == null ? "" : " (" + endReason + ")")
-          + "; start a new session");
+      return Optional.of(endedProblem());
+    }
+    if (request == null) {
+      return Optional.of(new Refusal.Problem(TurnRequest.SHAPE + "; got nothing",
+          Refusal.of(Refusal.Code.MISSING_FIELD, "text")));
+    }
+    if (checkShape && request.problem() != null) {
+      return Optional.of(request.problem());
     }
     if (profile == null) {
-      return TurnText.problem(request == null ? null : request.text(), 0);
+      return TurnText.check(request.text(), 0);
     }
-    Optional<String> textProblem = TurnText.problem(request == null ? null : request.text(), profile.maxMessageBytes());
+    Optional<Refusal.Problem> textProblem = TurnText.check(request.text(), profile.maxMessageBytes());
     if (textProblem.isPresent()) {
       return textProblem;
     }
     if (profile.turnLimit() > 0 && turns + queued >= profile.turnLimit()) {
-      return Optional.of("session " + sessionId + " has used all " + profile.turnLimit()
-          + " turns its agent allows (budget.turn_limit); start a new session");
+      return refusedFor("session " + sessionId + " has used all " + profile.turnLimit()
+          + " turns its agent allows (budget.turn_limit); start a new session", Refusal.Code.TURN_LIMIT_REACHED);
     }
     if (tokensUsed >= profile.sessionTokenLimit()) {
-      return Optional.of("session " + sessionId + " has used its whole token budget (" + tokensUsed + " of "
-          + profile.sessionTokenLimit() + "); start a new session");
+      return refusedFor("session " + sessionId + " has used its whole token budget (" + tokensUsed + " of "
+          + profile.sessionTokenLimit() + "); start a new session", Refusal.Code.BUDGET_EXHAUSTED);
     }
     if (profile.timeoutSeconds() > 0 && Workflow.currentTimeMillis() >= lifetimeEndsAt()) {
-      return Optional.of("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()
-          + " s (budget.timeout_seconds); start a new session");
+      return refusedFor("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()
+          + " s (budget.timeout_seconds); start a new session", Refusal.Code.LIFETIME_EXCEEDED);
     }
     return Optional.empty();
+  }
+
+  private static Optional<Refusal.Problem> refusedFor(String message, Refusal.Code code) {
+    return Optional.of(new Refusal.Problem(message, Refusal.of(code)));
   }
 
   @Override
@@ -276,9 +423,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     Workflow.await(() -> profile != null);
     turnLock.lock();
     try {
-      Optional<String> refused = refusal(request, pendingTurns - 1);
+      // The argument's shape is the validator's alone: a turn accepted before issue 12 with an extra
+      // field must replay as it ran.
+      Optional<Refusal.Problem> refused = refusal(request, pendingTurns - 1, false);
       if (refused.isPresent()) {
-        throw ApplicationFailure.newNonRetryableFailure(refused.get(), closing() ? SESSION_ENDED : TURN_REFUSED);
+        throw refused(refused.get());
       }
       int n = turns + 1;
       long remaining = profile.sessionTokenLimit() - tokensUsed;
@@ -462,7 +611,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   @Override
   public void validateEnd() {
     if (ended) {
-      throw new IllegalStateException("session " + sessionId + " has already ended (" + endReason + ")");
+      throw rejected(endedProblem());
     }
   }
 

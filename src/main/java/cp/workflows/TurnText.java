@@ -1,5 +1,6 @@
 package cp.workflows;
 
+import cp.model.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -26,29 +27,43 @@ public final class TurnText {
    * @param whoseLimit what sets {@code maxBytes}, named in the message
    */
   public static Optional<String> problem(String text, int maxBytes, String whoseLimit) {
+    return check(text, maxBytes, whoseLimit).map(Refusal.Problem::message);
+  }
+
+  /** The problem with {@code text} under the agent's byte limit, with its refusal code; empty when acceptable. */
+  public static Optional<Refusal.Problem> check(String text, int maxBytes) {
+    return check(text, maxBytes, AGENT_LIMIT);
+  }
+
+  private static Optional<Refusal.Problem> check(String text, int maxBytes, String whoseLimit) {
     if (text == null || text.isBlank()) {
-      return Optional.of("the message is empty");
+      return refused("the message is empty", Refusal.Code.EMPTY_TEXT);
     }
     int bytes = text.getBytes(StandardCharsets.UTF_8).length;
     if (maxBytes > 0 && bytes > maxBytes) {
-      return Optional.of("the message is " + bytes + " bytes; the limit is " + maxBytes + " bytes (" + whoseLimit
-          + ")");
+      return refused("the message is " + bytes + " bytes; the limit is " + maxBytes + " bytes (" + whoseLimit
+          + ")", Refusal.Code.TEXT_TOO_LONG);
     }
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-        return Optional.of(String.format("the message contains control character U+%04X at position %d;"
-            + " send plain text", (int) c, i));
+        return refused(String.format("the message contains control character U+%04X at position %d;"
+            + " send plain text", (int) c, i), Refusal.Code.CONTROL_CHARACTER);
       }
       if (Character.isSurrogate(c)) {
         boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length()
             && Character.isLowSurrogate(text.charAt(i + 1));
         if (!paired) {
-          return Optional.of("the message contains an unpaired surrogate at position " + i + " (not valid Unicode)");
+          return refused("the message contains an unpaired surrogate at position " + i + " (not valid Unicode)",
+              Refusal.Code.INVALID_UNICODE);
         }
         i++;
       }
     }
     return Optional.empty();
+  }
+
+  private static Optional<Refusal.Problem> refused(String message, Refusal.Code code) {
+    return Optional.of(new Refusal.Problem(message, Refusal.of(code, "text")));
   }
 }

@@ -210,6 +210,8 @@ final class FakeActivities {
     /** What a turn workflow's EXCHANGEs hold, for {@link #turnCost}; else {@link #spend} as input tokens. */
     final Map<String, WoCost> spendDetail = new ConcurrentHashMap<>();
     volatile AgentProfile profile = FakeActivities.profile(100_000, 50);
+    /** When set, the agent classes the catalog knows; null: every class gets {@link #profile}. */
+    volatile List<String> knownClasses;
     /** When set, writing a DEGRADATION fails as a corrupt HOT ledger would: on every attempt. */
     volatile boolean failDegradationLog;
     /** When set, HOT writes after SESSION_START fail as LedgerFailures reports a HOT ledger that refuses appends. */
@@ -219,6 +221,11 @@ final class FakeActivities {
 
     @Override
     public AgentProfile profile(String agentClass) {
+      if (knownClasses != null && !knownClasses.contains(agentClass)) {
+        // As SessionActivitiesImpl does for a class the catalog does not have.
+        throw ApplicationFailure.newNonRetryableFailure("no agent " + agentClass, cp.model.Refusal.UNKNOWN_AGENT_CLASS,
+            knownClasses);
+      }
       return profile;
     }
 

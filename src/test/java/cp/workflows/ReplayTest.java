@@ -57,6 +57,13 @@ class ReplayTest {
   static final String DEADLINE_TURN_FILE = "round2-deadline-turn.json";
   /** Issue 11 (round2-turn 1): a synthesize work order spends its own cap in a tool loop. */
   static final String WO_BUDGET_TURN_FILE = "round2-wo-budget-turn.json";
+  /**
+   * Issue 12 (contract-defence 1): a session a foreign client started without search attributes
+   * (the session sets them itself), one turn, end.
+   */
+  static final String CONTRACT_FILE = "contract-session.json";
+  /** Issue 12 (contract-defence 1): a start without agent_class; the workflow fails at once. */
+  static final String REFUSED_START_FILE = "contract-refused-start-session.json";
   /** Recorded by earlier versions of the workflows; frozen. */
   static final List<String> CLASSIC = List.of("plain-turn.json", "tool-loop-turn.json", "gate-retry-turn.json",
       "degraded-session.json", "continued-session.json", "plain-session.json", "unlogged-degradation-session.json",
@@ -66,7 +73,8 @@ class ReplayTest {
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
-      UNWRITABLE_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE);
+      UNWRITABLE_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
+      CONTRACT_FILE, REFUSED_START_FILE);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -201,6 +209,26 @@ class ReplayTest {
     assertTrue(PlaneFixture.mentions(history(WO_BUDGET_TURN_FILE), "budget.wo_token_budget"));
   }
 
+  @Test
+  void contractHistories_haveTheVersionMarker_setTheirOwnSearchAttributes_andRefuseABadStartAtOnce()
+      throws IOException {
+    WorkflowExecutionHistory h = history(CONTRACT_FILE);
+    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertTrue(count(h, io.temporal.api.enums.v1.EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES) >= 2,
+        "the session set its search attributes at start and CpTurn after its turn");
+    assertTrue(h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getSearchAttributes()
+        .getIndexedFieldsCount() == 0, "recorded from a start without search attributes");
+    WorkflowExecutionHistory refused = history(REFUSED_START_FILE);
+    assertTrue(PlaneFixture.mentions(refused, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertEquals(1, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED));
+    assertEquals(0, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
+        "failed at once, not by failing its first task");
+    assertEquals(List.of(), localActivities(refused), "nothing ran for a refused start");
+    assertTrue(PlaneFixture.mentions(refused, "agent_class is missing"));
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.CONTRACT_DEFENCE),
+        "recorded before the change");
+  }
+
   private static List<String> localActivities(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
         .map(e -> e.getMarkerRecordedEventAttributes())
@@ -280,6 +308,7 @@ class ReplayTest {
     recordTurn(WO_BUDGET_TURN_FILE, ho1 -> ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object()),
         "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
             List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
+    recordContractSessions(CONTRACT_FILE, REFUSED_START_FILE, "SES-0000123b");
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
         session -> session.profile = FakeActivities.profile(100_000, 2), 2, false);
     recordRound2Session(DEADLINE_FILE, "SES-00001239", ho1 -> ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1),
@@ -436,6 +465,44 @@ class ReplayTest {
         h.client.newWorkflowStub(SessionWorkflow.class, sid).end();
       }
       write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /**
+   * Recorded through an untyped stub with raw JSON-shaped payloads and no search attributes, as a
+   * foreign client (the TypeScript SDK, say) starts a session.
+   */
+  private static void recordContractSessions(String file, String refusedFile, String sid) {
+    if (!toRecord.contains(file) && !toRecord.contains(refusedFile)) {
+      return;
+    }
+    try (WorkflowHarness h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(),
+        new FakeActivities.Session())) {
+      io.temporal.client.WorkflowStub stub = h.client.newUntypedWorkflowStub("SessionWorkflow",
+          io.temporal.client.WorkflowOptions.newBuilder().setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(sid)
+              .build());
+      var first = stub.start(java.util.Map.of("session_id", sid, "agent_class", "ADMIN"));
+      stub.update("turn", TurnResult.class, java.util.Map.of("text", "turn 1"));
+      try {
+        stub.update("turn", TurnResult.class, java.util.Map.of("message", "refused by name"));
+      } catch (io.temporal.client.WorkflowUpdateException expected) {
+        // Refused by the validator: not in the history.
+      }
+      stub.update("end", cp.model.SessionSummary.class);
+      stub.getResult(cp.model.SessionSummary.class);
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+
+      String refusedId = "SES-0000123c";
+      io.temporal.client.WorkflowStub bad = h.client.newUntypedWorkflowStub("SessionWorkflow",
+          io.temporal.client.WorkflowOptions.newBuilder().setTaskQueue(WorkflowHarness.QUEUE)
+              .setWorkflowId(refusedId).build());
+      var badRun = bad.start(java.util.Map.of("session_id", refusedId));
+      try {
+        bad.getResult(cp.model.SessionSummary.class);
+      } catch (io.temporal.client.WorkflowFailedException expected) {
+        // start_refused
+      }
+      write(refusedFile, h.client.fetchHistory(refusedId, badRun.getRunId()));
     }
   }
 

@@ -1,0 +1,90 @@
+package cp.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * The session workflow's refusals, as any client sees them (README "Client contract (draft)").
+ * Every refusal is a non-retryable {@code ApplicationFailure} of one of two types, with a message
+ * a person understands and this record as its first detail, whose {@link #code} is stable:
+ * <ul>
+ *   <li>{@link #START_REFUSED}: the workflow failed at once because its start input is not a
+ *       session's ({@code missing_field}, {@code wrong_type}, {@code unknown_field},
+ *       {@code invalid_agent_class}, {@code unknown_agent_class}, {@code workflow_id_mismatch});</li>
+ *   <li>{@link #TURN_REFUSED}: a {@code turn} or {@code end} Update was refused, nothing was written
+ *       ({@code unknown_field}, {@code wrong_type}, {@code missing_field}, {@code empty_text},
+ *       {@code text_too_long}, {@code control_character}, {@code invalid_unicode},
+ *       {@code session_ended}, {@code turn_limit_reached}, {@code budget_exhausted},
+ *       {@code lifetime_exceeded}).</li>
+ * </ul>
+ * The constants live here, in one place, so a later failure-code vocabulary can fold them in.
+ *
+ * @param code the stable code (one of {@link Code}, lower-case)
+ * @param field the input field at fault, when there is one
+ * @param reason for {@code session_ended}: the session's end_reason (null while it is ending)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Refusal(String code, String field, String reason) {
+  /** Failure type of a session whose start input was refused: the workflow failed at once. */
+  public static final String START_REFUSED = "start_refused";
+  /** Failure type of every refused Update, {@code turn} and {@code end}. */
+  public static final String TURN_REFUSED = "turn_refused";
+  /**
+   * Failure type the session's profile activity throws for an agent class the catalog does not
+   * have (details[0]: the known classes); the workflow turns it into {@link #START_REFUSED}.
+   */
+  public static final String UNKNOWN_AGENT_CLASS = "unknown_agent_class";
+
+  /** The stable codes. */
+  public enum Code {
+    MISSING_FIELD, WRONG_TYPE, UNKNOWN_FIELD, INVALID_SESSION_ID, INVALID_AGENT_CLASS, UNKNOWN_AGENT_CLASS, WORKFLOW_ID_MISMATCH,
+    EMPTY_TEXT, TEXT_TOO_LONG, CONTROL_CHARACTER, INVALID_UNICODE,
+    SESSION_ENDED, TURN_LIMIT_REACHED, BUDGET_EXHAUSTED, LIFETIME_EXCEEDED;
+
+    /** The code as it travels: lower-case. */
+    public String wire() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  public static Refusal of(Code code) {
+    return new Refusal(code.wire(), null, null);
+  }
+
+  public static Refusal of(Code code, String field) {
+    return new Refusal(code.wire(), field, null);
+  }
+
+  /** A refusal's message and detail, before it becomes a failure. */
+  public record Problem(String message, Refusal refusal) {}
+
+  /** What a JSON value is, in words: "a number", "a string", "an array", ... */
+  public static String kind(com.fasterxml.jackson.databind.JsonNode n) {
+    if (n == null || n.isMissingNode()) {
+      return "nothing";
+    }
+    if (n.isNull()) {
+      return "null";
+    }
+    if (n.isTextual()) {
+      return "a string";
+    }
+    if (n.isNumber()) {
+      return "a number";
+    }
+    if (n.isBoolean()) {
+      return "a boolean";
+    }
+    if (n.isArray()) {
+      return "an array";
+    }
+    if (n.isObject()) {
+      return "an object";
+    }
+    return "a " + n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,255 @@
+package cp.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.model.Refusal;
+import cp.model.SessionInput;
+import cp.model.SessionState;
+import cp.model.SessionSummary;
+import cp.model.TurnRequest;
+import cp.model.TurnResult;
+import io.temporal.client.WorkflowException;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowQueryException;
+import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.failure.ApplicationFailure;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 12 item 5: the session workflow defends its own contract against a foreign client (an
+ * untyped stub sending raw JSON-shaped payloads, as the TypeScript SDK would), not only ours.
+ */
+class SessionContractTest {
+  static final String SID = "SES-0c0ffee0";
+  FakeActivities.Session session;
+  WorkflowHarness h;
+
+  @BeforeEach
+  void setUp() {
+    session = new FakeActivities.Session();
+    h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session, 600, false,
+        java.util.Optional.empty());
+  }
+
+  @AfterEach
+  void tearDown() {
+    h.close();
+  }
+
+  /** A foreign client's stub: no search attributes, the workflow type by name. */
+  private WorkflowStub foreign(String workflowId) {
+    return h.client.newUntypedWorkflowStub("SessionWorkflow", WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(workflowId).build());
+  }
+
+  private static Map<String, Object> input(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  /** Starts with {@code arg} and returns the start refusal the workflow failed with, within 5 s. */
+  private ApplicationFailure startRefusal(String workflowId, Object arg) {
+    WorkflowStub stub = foreign(workflowId);
+    stub.start(arg);
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class,
+        () -> stub.getResult(5, TimeUnit.SECONDS, SessionSummary.class),
+        "the workflow must fail within 5 s instead of retrying its first task");
+    ApplicationFailure af = innermost(e);
+    assertEquals(Refusal.START_REFUSED, af.getType());
+    assertTrue(af.isNonRetryable());
+    assertClean(af.getOriginalMessage());
+    return af;
+  }
+
+  private static ApplicationFailure innermost(Throwable e) {
+    ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, "no ApplicationFailure in " + chain(e));
+    return af;
+  }
+
+  static String chain(Throwable e) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      b.append("\n  ").append(t.getClass().getName()).append(": ").append(t.getMessage());
+      if (t instanceof ApplicationFailure a) {
+        b.append(" [type ").append(a.getType()).append("]");
+      }
+    }
+    return b.toString();
+  }
+
+  /** No Java class names or Jackson text reach a client. */
+  static void assertClean(String msg) {
+    assertNotNull(msg);
+    for (String bad : List.of("java.", "Exception", "Jackson", "jackson", "com.fasterxml", "cp.model")) {
+      assertFalse(msg.contains(bad), "'" + bad + "' reached the client: " + msg);
+    }
+  }
+
+  private static Refusal code(ApplicationFailure af) {
+    return af.getDetails().get(0, Refusal.class, Refusal.class);
+  }
+
+  @Test
+  void startWithoutAgentClass_failsAtOnceNamingTheField() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID));
+    assertTrue(af.getOriginalMessage().contains("agent_class is missing"), af.getOriginalMessage());
+    assertEquals("missing_field", code(af).code());
+    assertEquals(List.of(), session.types(), "nothing written for a refused start");
+  }
+
+  @Test
+  void startWithLowerCaseAgentClass_failsAtOnce() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "admin"));
+    assertTrue(af.getOriginalMessage().contains("agent_class 'admin'"), af.getOriginalMessage());
+    assertTrue(af.getOriginalMessage().contains("upper-case"), af.getOriginalMessage());
+  }
+
+  @Test
+  void startWithUnknownAgentClass_failsAtOnceNamingIt() {
+    session.knownClasses = List.of("ADMIN", "RESIDENT");
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ROOT"));
+    assertTrue(af.getOriginalMessage().contains("agent_class 'ROOT' is unknown"), af.getOriginalMessage());
+    assertTrue(af.getOriginalMessage().contains("ADMIN, RESIDENT"), af.getOriginalMessage());
+    assertEquals("unknown_agent_class", code(af).code());
+  }
+
+  @Test
+  void startWhoseWorkflowIdIsNotTheSessionId_failsAtOnce() {
+    ApplicationFailure af = startRefusal("SES-99999999", input("session_id", SID, "agent_class", "ADMIN"));
+    assertTrue(af.getOriginalMessage().contains("workflow id 'SES-99999999'"), af.getOriginalMessage());
+    assertTrue(af.getOriginalMessage().contains("session_id '" + SID + "'"), af.getOriginalMessage());
+  }
+
+  @Test
+  void startWithWrongTypes_failsAtOnceNamingTheField() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ADMIN",
+        "continue_as_new_after_turns", "many"));
+    assertTrue(af.getOriginalMessage().contains("continue_as_new_after_turns"), af.getOriginalMessage());
+    assertEquals("wrong_type", code(af).code());
+    ApplicationFailure num = startRefusal("SES-00000042", input("session_id", "SES-00000042", "agent_class", 42));
+    assertTrue(num.getOriginalMessage().contains("agent_class must be a string; got a number"),
+        num.getOriginalMessage());
+    ApplicationFailure bare = startRefusal("SES-00000043", "hello");
+    assertTrue(bare.getOriginalMessage().contains("got a string"), bare.getOriginalMessage());
+  }
+
+  @Test
+  void aTurnSentToARefusedStart_neverHangs() throws Exception {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID));
+    java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+        () -> java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> stub.update("turn", TurnResult.class, input("text", "hi")))
+            .get(10, TimeUnit.SECONDS), "the turn must not hang");
+    assertTrue(e.getCause() instanceof WorkflowException, chain(e));
+  }
+
+  @Test
+  void theWorkflowSetsItsOwnSearchAttributes() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    assertNotNull(stub.query("state", SessionState.class));
+    var sa = stub.describe().getTypedSearchAttributes();
+    assertEquals(SID, sa.get(CpSearchAttributes.SESSION_ID));
+    assertEquals("ADMIN", sa.get(CpSearchAttributes.AGENT_CLASS));
+    assertEquals(0L, sa.get(CpSearchAttributes.TURN));
+  }
+
+  private ApplicationFailure turnRefusal(WorkflowStub stub, Object arg) {
+    WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class,
+        () -> stub.update("turn", TurnResult.class, arg));
+    ApplicationFailure af = innermost(e);
+    assertEquals(Refusal.TURN_REFUSED, af.getType(), chain(e));
+    assertTrue(af.isNonRetryable());
+    assertClean(af.getOriginalMessage());
+    return af;
+  }
+
+  @Test
+  void turnArgumentsAreCheckedByName() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    ApplicationFailure unknown = turnRefusal(stub, input("message", "hi"));
+    assertEquals("turn expects {\"text\": string}; got field 'message'", unknown.getOriginalMessage());
+    assertEquals("unknown_field", code(unknown).code());
+    ApplicationFailure number = turnRefusal(stub, 42);
+    assertEquals("turn expects {\"text\": string}; got a number", number.getOriginalMessage());
+    assertEquals("wrong_type", code(number).code());
+    ApplicationFailure textNumber = turnRefusal(stub, input("text", 7));
+    assertTrue(textNumber.getOriginalMessage().contains("'text' is a number"), textNumber.getOriginalMessage());
+    ApplicationFailure empty = turnRefusal(stub, input("text", "  "));
+    assertEquals("empty_text", code(empty).code());
+    assertEquals(1, stub.update("turn", TurnResult.class, input("text", "hello")).turn());
+  }
+
+  @Test
+  void turnAndEndAfterTheEnd_sayTheSessionHasEnded_andStateIsTheDocumentedCheck() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    stub.update("turn", TurnResult.class, input("text", "hello"));
+    SessionSummary sum = stub.update("end", SessionSummary.class);
+    assertEquals("end", sum.endReason());
+    // The session is closed: a foreign client's Update is refused by the service, and the
+    // documented check is the state Query (answered on a closed workflow) or its result.
+    SessionState st = stub.query("state", SessionState.class);
+    assertTrue(st.ended());
+    assertEquals("end", st.endReason());
+    assertEquals(1, st.turns());
+    assertEquals("end", stub.getResult(SessionSummary.class).endReason());
+  }
+
+  @Test
+  void anUnknownQuery_isAnsweredWithTheKnownOnes() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    stub.query("state", SessionState.class);
+    WorkflowQueryException e = assertThrows(WorkflowQueryException.class, () -> stub.query("status", String.class));
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertEquals("INVALID_ARGUMENT: unknown query 'status' (known: state)", root.getMessage().strip(), chain(e));
+  }
+
+  @Test
+  void withEncryptedPayloads_refusalsStillArriveTypedAndReadable() {
+    h.close();
+    h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session, 600, false,
+        java.util.Optional.of(ReplayTest.TEST_PAYLOAD_KEY));
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    ApplicationFailure unknown = turnRefusal(stub, input("message", "hi"));
+    assertEquals("turn expects {\"text\": string}; got field 'message'", unknown.getOriginalMessage());
+    assertEquals("unknown_field", code(unknown).code());
+    ApplicationFailure start = startRefusal("SES-00000044", input("session_id", "SES-00000044"));
+    assertEquals("missing_field", code(start).code());
+  }
+
+  @Test
+  void ourOwnTurnRequestStillReadsAsBefore() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(new SessionInput(SID, "ADMIN", null, 0));
+    assertEquals(1, stub.update("turn", TurnResult.class, new TurnRequest("hello")).turn());
+  }
+}

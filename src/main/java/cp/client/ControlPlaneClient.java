@@ -10,7 +10,7 @@ import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;

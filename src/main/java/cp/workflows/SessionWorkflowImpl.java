@@ -18,6 +18,7 @@ import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
+import cp.model.WorkOrderIds;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;

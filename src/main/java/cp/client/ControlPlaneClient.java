@@ -1,5 +1,7 @@
 package cp.client;
 
+import cp.model.FailureCode;
+import cp.model.RootCause;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
@@ -8,7 +10,6 @@ import cp.model.TurnResult;
 import cp.worker.WorkerSettings;
 import cp.workflows.CpSearchAttributes;
 import cp.workflows.SessionWorkflow;
-import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
 import cp.model.WorkOrderIds;
 import io.grpc.Status;
@@ -25,7 +26,6 @@ import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.SearchAttributes;
-import io.temporal.failure.ApplicationFailure;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -140,7 +140,7 @@ public final class ControlPlaneClient {
       try {
         return await(sessionId, call, accepted);
       } catch (WorkflowUpdateException e) {
-        if (SessionWorkflowImpl.SESSION_ENDED.equals(failureType(e))) {
+        if (FailureCode.SESSION_ENDED.is(RootCause.applicationType(e).orElse(null))) {
           throw endedWhenClosed(sessionId, e);
         }
         throw refusedOrFailed(sessionId, e);
@@ -281,7 +281,7 @@ public final class ControlPlaneClient {
       stub.getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
       return Optional.empty();
     } catch (WorkflowFailedException e) {
-      return Optional.ofNullable(innermostMessage(e));
+      return Optional.ofNullable(RootCause.clientMessage(e));
     } catch (RuntimeException | TimeoutException e) {
       return Optional.empty();
     }
@@ -370,17 +370,6 @@ public final class ControlPlaneClient {
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
   }
 
-  /** The innermost application failure's type, or null. */
-  private static String failureType(Throwable e) {
-    String type = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        type = af.getType();
-      }
-    }
-    return type;
-  }
-
   /**
    * A turn refused because the session has ended or is writing SESSION_END: waits a moment for the
    * session to close and says when and why it ended; the refusal as it came if it does not.
@@ -402,24 +391,11 @@ public final class ControlPlaneClient {
       return new ClientException(ClientException.Kind.UNAVAILABLE, "session " + sessionId + " has stopped: "
           + failed.get(), e);
     }
-    String msg = innermostMessage(e);
+    String msg = RootCause.clientMessage(e);
     return new ClientException(ClientException.Kind.REFUSED, msg == null ? "turn refused on " + sessionId : msg, e);
   }
 
   private static ClientException unavailable(String what, Throwable e) {
-    return new ClientException(ClientException.Kind.UNAVAILABLE, what + ": " + innermostMessage(e), e);
-  }
-
-  /** The message of the innermost application failure, else the innermost cause. */
-  static String innermostMessage(Throwable e) {
-    String msg = e.getMessage();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        msg = af.getOriginalMessage();
-      } else if (t.getCause() == null && t.getMessage() != null && !(e instanceof WorkflowException)) {
-        msg = t.getMessage();
-      }
-    }
-    return msg;
+    return new ClientException(ClientException.Kind.UNAVAILABLE, what + ": " + RootCause.clientMessage(e), e);
   }
 }

@@ -4,14 +4,27 @@ import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import io.temporal.activity.ActivityInterface;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -110,39 +123,108 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * Each layer (a package under {@code cp}) and the layers that may use it; {@code model} is usable
+   * by all. Read as: nobody below a layer imports it.
+   */
+  static final Map<String, List<String>> USED_BY = new LinkedHashMap<>();
+
+  static {
+    USED_BY.put("model", List.of("*"));
+    USED_BY.put("faults", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("contracts", List.of("tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("gateway", List.of("activities", "worker", "bench", "cli"));
+    USED_BY.put("tools", List.of("activities", "worker", "bench", "cli"));
+    USED_BY.put("activities", List.of("workflows", "worker", "bench", "cli"));
+    USED_BY.put("workflows", List.of("worker", "client", "bench", "cli"));
+    USED_BY.put("worker", List.of("bench", "cli"));
+    USED_BY.put("client", List.of("bench", "cli"));
+    USED_BY.put("bench", List.of("cli"));
+    USED_BY.put("cli", List.of());
+  }
+
+  /**
+   * Known exception, to go when the client becomes its own module (issue 12): the client's default
+   * patience with an unreachable service is CP_SERVICE_LOST_MS's default, which WorkerSettings (the
+   * plane's env reader) owns. A constant only: the client calls nothing else in cp.worker.
+   */
+  static final String CLIENT_READS_SERVICE_LOST_DEFAULT = "cp.client.ControlPlaneClient -> cp.worker.WorkerSettings";
+
   @Test
-  void noLayerImportsOneAboveIt() {
-    ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
-        .layer("Model").definedBy("cp.model..")
-        .layer("Faults").definedBy("cp.faults..")
-        .layer("Ledger").definedBy("cp.ledger..")
-        .layer("Contracts").definedBy("cp.contracts..")
-        .layer("Gateway").definedBy("cp.gateway..")
-        .layer("Tools").definedBy("cp.tools..")
-        .layer("Activities").definedBy("cp.activities..")
-        .layer("Workflows").definedBy("cp.workflows..")
-        .layer("Worker").definedBy("cp.worker..")
-        .layer("Client").definedBy("cp.client..")
-        .layer("Bench").definedBy("cp.bench..")
-        .layer("Cli").definedBy("cp.cli..")
-        .whereLayer("Cli").mayNotBeAccessedByAnyLayer()
-        .whereLayer("Bench").mayOnlyBeAccessedByLayers("Cli")
-        .whereLayer("Client").mayOnlyBeAccessedByLayers("Bench", "Cli")
-        .whereLayer("Worker").mayOnlyBeAccessedByLayers("Bench", "Cli")
-        .whereLayer("Workflows").mayOnlyBeAccessedByLayers("Worker", "Client", "Bench", "Cli")
-        .whereLayer("Activities").mayOnlyBeAccessedByLayers("Workflows", "Worker", "Bench", "Cli")
-        .whereLayer("Gateway").mayOnlyBeAccessedByLayers("Activities", "Worker", "Bench", "Cli")
-        .whereLayer("Tools").mayOnlyBeAccessedByLayers("Activities", "Worker", "Bench", "Cli")
-        .whereLayer("Contracts").mayOnlyBeAccessedByLayers("Tools", "Activities", "Worker", "Bench", "Cli")
-        .whereLayer("Ledger").mayOnlyBeAccessedByLayers("Contracts", "Gateway", "Tools", "Activities", "Worker",
-            "Bench", "Cli")
-        .whereLayer("Faults").mayOnlyBeAccessedByLayers("Ledger", "Contracts", "Gateway", "Tools", "Activities",
-            "Worker", "Bench", "Cli")
-        // Known exception, to go with the -client module split (issue 12): the client's default patience
-        // with an unreachable service is CP_SERVICE_LOST_MS's default, which WorkerSettings (the plane's
-        // env reader) owns. A constant only: the client calls nothing in cp.worker.
-        .ignoreDependency(clientClass("ControlPlaneClient"), workerClass("WorkerSettings"));
-    layers.check(classes);
+  void noLayerUsesOneAboveIt() {
+    LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
+    for (String layer : USED_BY.keySet()) {
+      layers = layers.layer(layer).definedBy("cp." + layer + "..");
+    }
+    for (Map.Entry<String, List<String>> e : USED_BY.entrySet()) {
+      if (e.getValue().isEmpty()) {
+        layers = layers.whereLayer(e.getKey()).mayNotBeAccessedByAnyLayer();
+      } else if (!e.getValue().contains("*")) {
+        layers = layers.whereLayer(e.getKey()).mayOnlyBeAccessedByLayers(e.getValue().toArray(String[]::new));
+      }
+    }
+    layers.ignoreDependency(clientClass("ControlPlaneClient"), workerClass("WorkerSettings")).check(classes);
+  }
+
+  /**
+   * The same rules over the source's import lines, which catch what the compiled classes cannot show:
+   * an import nothing uses yet, and a constant the compiler copied into the class (ContractIds.CLASSIFY).
+   */
+  @Test
+  void noSourceFileImportsWhatItsLayerMayNotUse() throws IOException {
+    Path root = Path.of("src", "main", "java", "cp");
+    Pattern importLine = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)(?:\\.\\*)?\\s*;", Pattern.MULTILINE);
+    List<String> problems = new ArrayList<>();
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(root)) {
+      files = walk.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+    }
+    for (Path file : files) {
+      String layer = root.relativize(file).getName(0).toString();
+      String owner = "cp." + root.relativize(file).toString().replace(File.separatorChar, '.')
+          .replaceAll("\\.java$", "");
+      Matcher m = importLine.matcher(Files.readString(file));
+      while (m.find()) {
+        String imported = m.group(1);
+        importProblem(layer, owner, imported).ifPresent(p -> problems.add(file + ": import " + imported + ": " + p));
+      }
+    }
+    assertEquals(List.of(), problems);
+  }
+
+  private static Optional<String> importProblem(String layer, String owner, String imported) {
+    if (layer.equals("workflows")) {
+      for (String banned : NOT_FOR_WORKFLOWS) {
+        if (imported.startsWith(banned.substring(0, banned.length() - 1))) {
+          return Optional.of("workflow code is deterministic: no " + banned.substring(0, banned.length() - 2));
+        }
+      }
+      if (imported.startsWith("cp.activities.") && !isActivityInterface(imported)) {
+        return Optional.of("workflows use activities only through an @ActivityInterface");
+      }
+    }
+    if (layer.equals("client") && imported.startsWith("cp.workflows.") && imported.endsWith("Impl")) {
+      return Optional.of("the client uses workflow interfaces, never an implementation");
+    }
+    if (!imported.startsWith("cp.")) {
+      return Optional.empty();
+    }
+    String target = imported.split("\\.")[1];
+    List<String> users = USED_BY.get(target);
+    if (target.equals(layer) || users == null || users.contains("*") || users.contains(layer)
+        || (owner + " -> " + imported).equals(CLIENT_READS_SERVICE_LOST_DEFAULT)) {
+      return Optional.empty();
+    }
+    return Optional.of("cp." + layer + " may not use cp." + target + " (only " + users + " may)");
+  }
+
+  private static boolean isActivityInterface(String className) {
+    try {
+      return Class.forName(className).isAnnotationPresent(ActivityInterface.class);
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 
   private static DescribedPredicate<JavaClass> clientClass(String simpleName) {

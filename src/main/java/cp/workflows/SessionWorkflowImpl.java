@@ -345,7 +345,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     long left = remaining - spentByChild;
     if (left <= 0) {
       return costedResult(n, "This session's token budget is used up; start a new session to continue.",
-          TurnOutcome.ERROR, "budget_exhausted", failedTurn, null);
+          TurnOutcome.ERROR, WoErrorCode.BUDGET_EXHAUSTED, failedTurn, null);
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));

@@ -232,7 +232,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    *     budget was spent before the next one could start)
    */
   private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
-    String hash = log.chainComplete(chain, false, List.of(), "budget_exhausted");
+    String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
     long limit = in.profile().sessionTokenLimit();
     long used = limit - remaining(in);
     if (round2 && failed != null && remaining(in) > 0) {

@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -36,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * <p>Layers, lowest first: {@code model} (records crossing Temporal, id rules, failure codes) &larr;
  * {@code faults} &larr; {@code ledger}, {@code contracts} &larr; {@code gateway}, {@code tools} &larr;
  * {@code activities} &larr; {@code workflows} (deterministic: model and the activity interfaces only)
- * &larr; {@code worker} &larr; {@code client} (model and the workflow interfaces only) &larr;
- * {@code bench} &larr; {@code cli}.
+ * &larr; {@code worker}, {@code client} (model and the workflow interfaces only; neither uses the
+ * other) &larr; {@code bench} &larr; {@code cli}. {@link #USED_BY} is the table.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -46,6 +47,8 @@ class ArchitectureTest {
   static void importMainClasses() {
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .importPackages("cp");
+    // Guard against a vacuous pass: the rules must see the workflow code they are about.
+    assertTrue(classes.contain("cp.workflows.TurnWorkflowImpl") && classes.contain("cp.model.FailureCode"));
   }
 
   /** What workflow code may not touch: I/O, the network, and every layer with side effects. */

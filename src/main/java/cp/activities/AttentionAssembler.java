@@ -17,10 +17,10 @@ import cp.ledger.Ledgers;
 import cp.ledger.Tier;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.FailureCode;
 import cp.model.Json;
-import cp.workflows.ContractIds;
-import cp.workflows.WorkOrderIds;
-import io.temporal.failure.ApplicationFailure;
+import cp.model.ContractIds;
+import cp.model.WorkOrderIds;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -106,8 +106,8 @@ public final class AttentionAssembler {
         }
         if (clock.millis() > deadline) {
           if (AttentionTemplate.Fallback.FAIL.equals(t.fallback().onTimeout())) {
-            throw ApplicationFailure.newNonRetryableFailure("attention " + t.templateId() + " timed out after "
-                + t.budget().timeoutMs() + " ms and its fallback is 'fail'", "attention_timeout");
+            throw FailureCode.ATTENTION_TIMEOUT.failure("attention " + t.templateId() + " timed out after "
+                + t.budget().timeoutMs() + " ms and its fallback is 'fail'");
           }
           partial = true;
           stopQuerying = true;
@@ -143,8 +143,8 @@ public final class AttentionAssembler {
       } else if (stage.type() == StageType.HALTING) {
         int min = c.minFragments() == null ? 0 : c.minFragments();
         if (fragments.size() < min && AttentionTemplate.Fallback.FAIL.equals(t.fallback().onEmpty())) {
-          throw ApplicationFailure.newNonRetryableFailure("attention " + t.templateId() + " found "
-              + fragments.size() + " fragments, fewer than min_fragments " + min, "attention_empty");
+          throw FailureCode.ATTENTION_EMPTY.failure("attention " + t.templateId() + " found "
+              + fragments.size() + " fragments, fewer than min_fragments " + min);
         }
       }
     }

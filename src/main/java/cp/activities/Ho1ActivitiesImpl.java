@@ -16,6 +16,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
 import cp.model.DegradedRequest;
+import cp.model.FailureCode;
 import cp.model.Json;
 import cp.model.LlmRoundRequest;
 import cp.model.LlmRoundResult;
@@ -35,8 +36,8 @@ import cp.model.WoFinishRequest;
 import cp.model.WorkOrder;
 import cp.tools.ToolExecutor;
 import cp.tools.ToolResult;
-import cp.workflows.ContractIds;
-import cp.workflows.WorkOrderIds;
+import cp.model.ContractIds;
+import cp.model.WorkOrderIds;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -187,7 +188,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     try {
       return Heartbeats.during(() -> gateway.route(request));
     } catch (GatewayException e) {
-      boolean retry = e.retryable() && !(lastResort && Gateway.CIRCUIT_OPEN.equals(e.errorCode()));
+      boolean retry = e.retryable() && !(lastResort && e.code() == FailureCode.CIRCUIT_OPEN);
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
           .setMessage(e.getMessage()).setNonRetryable(!retry);
       if (retry) {
@@ -203,9 +204,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   private static LlmRoundResult rejected(PromptResponse resp) {
-    if (Gateway.INVALID_REQUEST.equals(resp.errorCode())) {
-      throw ApplicationFailure.newNonRetryableFailure("the gateway refused the request: " + resp.errorMessage(),
-          Gateway.INVALID_REQUEST);
+    if (FailureCode.INVALID_REQUEST.is(resp.errorCode())) {
+      throw FailureCode.INVALID_REQUEST.failure("the gateway refused the request: " + resp.errorMessage());
     }
     return new LlmRoundResult(resp.exchangeEntryId(), "", List.of(), null, 0, 0, 0, resp.modelId(), false,
         resp.errorCode(), resp.errorMessage());

@@ -33,8 +33,8 @@ public final class LedgerFailures extends WorkerInterceptorBase {
     if (e instanceof ApplicationFailure) {
       return Optional.empty();
     }
-    return LedgerProblem.of(e).map(p -> ApplicationFailure.newBuilder().setType(p.failureType())
-        .setMessage(p.message()).setNonRetryable(local || !p.transientProblem()).build());
+    return LedgerProblem.of(e).map(p -> ApplicationFailure.newBuilder().setType(p.failureCode().wire())
+        .setMessage(p.message()).setNonRetryable(local || !p.failureCode().retryable()).build());
   }
 
   @Override

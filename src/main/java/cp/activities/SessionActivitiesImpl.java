@@ -5,9 +5,9 @@ import cp.contracts.Catalog;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.AgentProfile;
+import cp.model.FailureCode;
 import cp.model.SessionEvent;
 import cp.model.WoCost;
-import io.temporal.failure.ApplicationFailure;
 
 /** The session host's activities: agent limits and the HOT-ledger session events. */
 public final class SessionActivitiesImpl implements SessionActivities {
@@ -29,10 +29,10 @@ public final class SessionActivitiesImpl implements SessionActivities {
       a = catalog.agent(agentClass);
     } catch (cp.contracts.CatalogEntryNotFoundException e) {
       // The session turns this into start_refused naming the class (issue 12); details[0]: the known classes.
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), cp.model.Refusal.UNKNOWN_AGENT_CLASS,
+      throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure(e.getMessage(), cp.model.Refusal.UNKNOWN_AGENT_CLASS,
           catalog.agentClasses());
     } catch (RuntimeException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "config_error");
+      throw FailureCode.CONFIG_ERROR.failure(e.getMessage());
     }
     var b = a.budget();
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),

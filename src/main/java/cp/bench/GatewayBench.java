@@ -10,7 +10,7 @@ import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RouteOutcome;
-import cp.workflows.ContractIds;
+import cp.model.ContractIds;
 import cp.worker.PlaneRuntime;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package cp.bench;
 
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import cp.client.SessionEndedException;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
 import cp.workflows.TurnWorkflow;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;

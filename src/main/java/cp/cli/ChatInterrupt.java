@@ -9,7 +9,7 @@ import cp.ledger.LedgerQuery;
 import cp.model.Json;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;

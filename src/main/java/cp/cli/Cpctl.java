@@ -2,6 +2,7 @@ package cp.cli;
 
 import cp.client.ClientException;
 import cp.contracts.CatalogException;
+import cp.model.RootCause;
 import cp.worker.ConfigException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -118,11 +119,7 @@ public final class Cpctl implements Runnable {
 
   /** The message of the innermost cause (wrappers often prefix it with the cause's class name), on one line. */
   static String innermostMessage(Throwable ex) {
-    Throwable t = ex;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return oneLine(t);
+    return oneLine(RootCause.innermost(ex));
   }
 
   /** A problem with how a command was used that picocli cannot see (e.g. a needed service is missing). */

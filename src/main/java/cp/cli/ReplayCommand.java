@@ -4,7 +4,7 @@ import cp.worker.HistoryReplayer;
 import cp.worker.TemporalConnection;
 import cp.worker.TemporalOptions;
 import cp.worker.codec.PayloadKey;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.common.WorkflowExecutionHistory;

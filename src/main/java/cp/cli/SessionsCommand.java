@@ -1,6 +1,5 @@
 package cp.cli;
 
-import cp.client.SessionHistory;
 import cp.ledger.Ledgers;
 import cp.worker.TemporalConnection;
 import cp.workflows.CpSearchAttributes;

@@ -1,6 +1,5 @@
 package cp.cli;
 
-import cp.client.SessionHistory;
 import cp.ledger.Ledgers;
 import cp.model.Json;
 import java.util.Locale;

@@ -1,6 +1,8 @@
 package cp.client;
 
 import cp.model.Refusal;
+import cp.model.FailureCode;
+import cp.model.RootCause;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
@@ -8,9 +10,8 @@ import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import cp.worker.WorkerSettings;
 import cp.workflows.SessionWorkflow;
-import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnText;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -25,6 +26,7 @@ import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.common.SearchAttributes;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -287,8 +289,8 @@ public final class ControlPlaneClient {
       stub.getResult(CLOSED_RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS, SessionSummary.class);
       return Optional.empty();
     } catch (WorkflowFailedException e) {
-      String msg = innermostMessage(e);
-      return msg == null ? Optional.empty() : Optional.of(new Failed(failureType(e), msg));
+      String msg = RootCause.clientMessage(e);
+      return msg == null ? Optional.empty() : Optional.of(new Failed(RootCause.applicationType(e).orElse(null), msg));
     } catch (RuntimeException | TimeoutException e) {
       return Optional.empty();
     }
@@ -321,7 +323,7 @@ public final class ControlPlaneClient {
     if (af == null) {
       return false;
     }
-    if (SessionWorkflowImpl.SESSION_ENDED.equals(af.getType())) {
+    if (FailureCode.SESSION_ENDED.is(af.getType())) {
       return true;
     }
     if (!Refusal.TURN_REFUSED.equals(af.getType())) {
@@ -329,7 +331,7 @@ public final class ControlPlaneClient {
     }
     try {
       Refusal r = af.getDetails().get(0, Refusal.class, Refusal.class);
-      return r != null && SessionWorkflowImpl.SESSION_ENDED.equals(r.code());
+      return r != null && FailureCode.SESSION_ENDED.is(r.code());
     } catch (RuntimeException unreadable) {
       return false;
     }
@@ -417,17 +419,6 @@ public final class ControlPlaneClient {
         + " the ledgers ('cpctl show " + sessionId + "'); start a new session with 'cpctl session start'");
   }
 
-  /** The innermost application failure's type, or null. */
-  private static String failureType(Throwable e) {
-    String type = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        type = af.getType();
-      }
-    }
-    return type;
-  }
-
   /**
    * A turn refused because the session has ended or is writing SESSION_END: waits a moment for the
    * session to close and says when and why it ended; the refusal as it came if it does not.
@@ -449,24 +440,11 @@ public final class ControlPlaneClient {
       // start was refused).
       return stopped(sessionId, failed.get(), e);
     }
-    String msg = innermostMessage(e);
+    String msg = RootCause.clientMessage(e);
     return new ClientException(ClientException.Kind.REFUSED, msg == null ? "turn refused on " + sessionId : msg, e);
   }
 
   private static ClientException unavailable(String what, Throwable e) {
-    return new ClientException(ClientException.Kind.UNAVAILABLE, what + ": " + innermostMessage(e), e);
-  }
-
-  /** The message of the innermost application failure, else the innermost cause. */
-  static String innermostMessage(Throwable e) {
-    String msg = e.getMessage();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        msg = af.getOriginalMessage();
-      } else if (t.getCause() == null && t.getMessage() != null && !(e instanceof WorkflowException)) {
-        msg = t.getMessage();
-      }
-    }
-    return msg;
+    return new ClientException(ClientException.Kind.UNAVAILABLE, what + ": " + RootCause.clientMessage(e), e);
   }
 }

@@ -3,7 +3,7 @@ package cp.client;
 import java.util.HexFormat;
 import java.util.Random;
 
-/** New session ids: {@code SES-} and 8 hex digits (cp.workflows.WorkOrderIds.SESSION_ID). */
+/** New session ids: {@code SES-} and 8 hex digits (cp.model.WorkOrderIds.SESSION_ID). */
 public final class SessionIds {
   private SessionIds() {}
 

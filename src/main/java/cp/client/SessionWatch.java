@@ -1,5 +1,6 @@
 package cp.client;
 
+import cp.model.RootCause;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;
@@ -65,7 +66,7 @@ final class SessionWatch {
     if (unreachableSince < 0) {
       unreachableSince = nanoTime.getAsLong();
     }
-    problem = ControlPlaneClient.innermostMessage(e);
+    problem = RootCause.clientMessage(e);
     return Seen.UNREACHABLE;
   }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import cp.model.Json;
+import cp.model.RootCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ final class CatalogLoader {
       try {
         value = READER.treeToValue(tree, type);
       } catch (IOException | RuntimeException e) {
-        problems.add(file.name(), null, "cannot be read as a " + kind.label() + ": " + rootMessage(e));
+        problems.add(file.name(), null, "cannot be read as a " + kind.label() + ": " + RootCause.innermostMessage(e));
         continue;
       }
       Loaded<T> loaded = new Loaded<>(value, file, version.apply(value));
@@ -173,13 +174,5 @@ final class CatalogLoader {
 
   private static String notFound(ArtifactKind kind, String id, Set<String> known) {
     return new CatalogEntryNotFoundException(kind, id, new ArrayList<>(new TreeSet<>(known))).getMessage();
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }
 }

@@ -6,6 +6,7 @@ import cp.ledger.Ledger;
 import cp.ledger.LedgerException;
 import cp.ledger.LedgerProblem;
 import cp.model.ContentBlock;
+import cp.model.FailureCode;
 import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
@@ -37,13 +38,13 @@ import org.slf4j.LoggerFactory;
 public final class Gateway {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
   /** Error code of a request refused because the budget cannot pay for it. */
-  public static final String BUDGET_EXHAUSTED = "budget_exhausted";
-  public static final String INVALID_REQUEST = "invalid_request";
-  public static final String CIRCUIT_OPEN = "circuit_open";
+  public static final String BUDGET_EXHAUSTED = FailureCode.BUDGET_EXHAUSTED.wire();
+  public static final String INVALID_REQUEST = FailureCode.INVALID_REQUEST.wire();
+  public static final String CIRCUIT_OPEN = FailureCode.CIRCUIT_OPEN.wire();
   /** Error code of a call refused because the HOT ledger cannot record it (see {@link LedgerProblem}). */
-  public static final String LEDGER_UNWRITABLE = LedgerProblem.UNWRITABLE;
+  public static final String LEDGER_UNWRITABLE = FailureCode.LEDGER_UNWRITABLE.wire();
   /** Error code of a call refused because the HOT ledger's disk is full: retried, with backoff. */
-  public static final String LEDGER_FULL = LedgerProblem.FULL_TYPE;
+  public static final String LEDGER_FULL = FailureCode.LEDGER_FULL.wire();
   /** Highest temperature any provider accepts. */
   static final double MAX_TEMPERATURE = 2.0;
 
@@ -88,7 +89,7 @@ public final class Gateway {
       return routeRecorded(request);
     } catch (LedgerException e) {
       LedgerProblem p = LedgerProblem.of(e).orElseThrow(() -> e);
-      throw new GatewayException(p.failureType(), p.transientProblem(), null, null, p.message());
+      throw new GatewayException(p.failureCode(), null, null, p.message());
     }
   }
 
@@ -128,7 +129,7 @@ public final class Gateway {
     Optional<LedgerProblem> unrecordable = hot.appendProblem();
     if (unrecordable.isPresent()) {
       LedgerProblem p = unrecordable.get();
-      throw new GatewayException(p.failureType(), p.transientProblem(), null, null, p.message()
+      throw new GatewayException(p.failureCode(), null, null, p.message()
           + "; nothing was sent to provider " + providerId);
     }
 
@@ -138,7 +139,7 @@ public final class Gateway {
       String msg = "provider " + providerId + " is failing; its circuit breaker is open for another "
           + cooldown.toMillis() + " ms";
       String id = hot.write(ExchangeRecords.rejected(request, CIRCUIT_OPEN, msg));
-      throw new GatewayException(CIRCUIT_OPEN, true, cooldown, id, msg);
+      throw new GatewayException(FailureCode.CIRCUIT_OPEN, cooldown, id, msg);
     }
 
     LlmProvider provider = providers.get(providerId);
@@ -157,17 +158,17 @@ public final class Gateway {
         breaker.onSuccess();
       }
       long latency = clock.millis() - start;
-      String code = e.kind().name().toLowerCase(java.util.Locale.ROOT);
-      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code,
+      FailureCode code = e.kind().code();
+      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
           e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
-      throw new GatewayException(code, e.retryable(), e.retryAfter().orElse(null), id, e.getMessage());
+      throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage());
     } catch (RuntimeException e) {
       breaker.onFailure();
       long latency = clock.millis() - start;
       String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
       String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model,
-          "provider_failure", msg, 0, false, latency, null));
-      throw new GatewayException("provider_failure", true, null, id, msg);
+          FailureCode.PROVIDER_FAILURE.wire(), msg, 0, false, latency, null));
+      throw new GatewayException(FailureCode.PROVIDER_FAILURE, null, id, msg);
     }
     breaker.onSuccess();
     long latency = clock.millis() - start;

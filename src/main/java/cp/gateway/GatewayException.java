@@ -1,6 +1,8 @@
 package cp.gateway;
 
+import cp.model.FailureCode;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -10,26 +12,31 @@ import java.util.Optional;
  */
 public final class GatewayException extends RuntimeException {
   private static final long serialVersionUID = 1L;
-  private final String errorCode;
-  private final boolean retryable;
+  private final FailureCode code;
   private final transient Duration retryAfter;
   private final String entryId;
 
-  public GatewayException(String errorCode, boolean retryable, Duration retryAfter, String entryId, String message) {
+  /** {@code retryAfter}: when to try again, or null for the activity's own backoff. */
+  public GatewayException(FailureCode code, Duration retryAfter, String entryId, String message) {
     super(message);
-    this.errorCode = errorCode;
-    this.retryable = retryable;
+    this.code = Objects.requireNonNull(code, "code");
     this.retryAfter = retryAfter;
     this.entryId = entryId;
   }
 
-  /** Lower-case provider error kind (e.g. rate_limited) or circuit_open. */
-  public String errorCode() {
-    return errorCode;
+  /** The provider error kind's code (e.g. rate_limited), circuit_open, provider_failure or a ledger's. */
+  public FailureCode code() {
+    return code;
   }
 
+  /** {@link #code()} as ledgers and Temporal failure types spell it. */
+  public String errorCode() {
+    return code.wire();
+  }
+
+  /** Whether the activity may try again: the code's {@link FailureCode#retryable()}. */
   public boolean retryable() {
-    return retryable;
+    return code.retryable();
   }
 
   public Optional<Duration> retryAfter() {

@@ -1,59 +1,66 @@
 package cp.gateway;
 
+import cp.model.FailureCode;
+
 /**
  * Why a provider call failed, and whether trying the same call again could succeed.
  *
- * <p>The gateway turns a retryable kind into a retryable Temporal failure (honouring
- * {@link ProviderException#retryAfter()}) and every other kind into a non-retryable one, so
- * this enum is the single place that decides which failures are worth another attempt.
+ * <p>Each kind is a {@link FailureCode} (its lower-cased name), which decides whether it is
+ * worth another attempt: the gateway turns a retryable kind into a retryable Temporal failure
+ * (honouring {@link ProviderException#retryAfter()}) and every other kind into a non-retryable one.
  */
 public enum ProviderErrorKind {
   /** HTTP 429: too many requests or tokens per minute; wait and retry. */
-  RATE_LIMITED(true),
+  RATE_LIMITED(FailureCode.RATE_LIMITED),
   /** HTTP 529 (Anthropic): the service is overloaded; wait and retry. */
-  OVERLOADED(true),
+  OVERLOADED(FailureCode.OVERLOADED),
   /** HTTP 5xx other than 529: the provider failed; retry. */
-  SERVER_ERROR(true),
+  SERVER_ERROR(FailureCode.SERVER_ERROR),
   /** Connected, but no (complete) response within the read or call timeout; retry. */
-  TIMEOUT(true),
+  TIMEOUT(FailureCode.TIMEOUT),
   /** Could not reach the server or the connection broke: refused, reset, DNS, connect timeout. */
-  CONNECTION(true),
+  CONNECTION(FailureCode.CONNECTION),
   /** HTTP 2xx whose body could not be understood; a retry may get a well-formed body. */
-  INVALID_RESPONSE(true),
+  INVALID_RESPONSE(FailureCode.INVALID_RESPONSE),
   /** HTTP 400 (and 422): the request is malformed; fix the request. */
-  BAD_REQUEST(false),
+  BAD_REQUEST(FailureCode.BAD_REQUEST),
   /** HTTP 401: the API key is missing or wrong; fix the key. */
-  AUTHENTICATION(false),
+  AUTHENTICATION(FailureCode.AUTHENTICATION),
   /** HTTP 403: the key may not use this model or resource. */
-  PERMISSION(false),
+  PERMISSION(FailureCode.PERMISSION),
   /** HTTP 404: unknown model or endpoint; fix the model name or base URL. */
-  NOT_FOUND(false),
+  NOT_FOUND(FailureCode.NOT_FOUND),
   /** HTTP 413: the request exceeds the provider's size limit. */
-  REQUEST_TOO_LARGE(false),
+  REQUEST_TOO_LARGE(FailureCode.REQUEST_TOO_LARGE),
   /** Spend limit, credit balance or quota exhausted, whatever the status; add credit. */
-  QUOTA_EXCEEDED(false),
+  QUOTA_EXCEEDED(FailureCode.QUOTA_EXCEEDED),
   /**
    * A 2xx reply longer than {@code CP_HTTP_MAX_REPLY_BYTES}: it was generated and paid for, so
    * sending the request again would pay for the same reply again; it is not read further.
    */
-  REPLY_TOO_LARGE(false),
+  REPLY_TOO_LARGE(FailureCode.REPLY_TOO_LARGE),
   /** Any other status (a redirect, 409, 418, ...): nothing suggests a retry would help. */
-  UNEXPECTED_STATUS(false);
+  UNEXPECTED_STATUS(FailureCode.UNEXPECTED_STATUS);
 
   /** Anthropic's status for overloaded_error; not an IANA code, so java.net has no constant. */
   public static final int HTTP_OVERLOADED = 529;
   /** FastAPI-based servers (older vLLM) answer schema violations with 422. */
   public static final int HTTP_UNPROCESSABLE = 422;
 
-  private final boolean retryable;
+  private final FailureCode code;
 
-  ProviderErrorKind(boolean retryable) {
-    this.retryable = retryable;
+  ProviderErrorKind(FailureCode code) {
+    this.code = code;
+  }
+
+  /** The failure code this kind is recorded and thrown as, e.g. {@code rate_limited}. */
+  public FailureCode code() {
+    return code;
   }
 
   /** True when the same request may succeed if sent again later. */
   public boolean retryable() {
-    return retryable;
+    return code.retryable();
   }
 
   /**

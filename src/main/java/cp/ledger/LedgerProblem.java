@@ -1,5 +1,6 @@
 package cp.ledger;
 
+import cp.model.FailureCode;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -25,20 +26,25 @@ import java.util.Optional;
  */
 public record LedgerProblem(Kind kind, Path file, String reason) {
   /** Failure type (Temporal) and error code of a ledger that refuses appends for good (until repaired). */
-  public static final String UNWRITABLE = "ledger_unwritable";
+  public static final String UNWRITABLE = FailureCode.LEDGER_UNWRITABLE.wire();
   /** Failure type (Temporal) of a ledger on a full disk: retried, with backoff. */
-  public static final String FULL_TYPE = "ledger_full";
+  public static final String FULL_TYPE = FailureCode.LEDGER_FULL.wire();
 
   public enum Kind { CORRUPT, KEY, DENIED, FULL }
 
   /** Whether a later attempt may succeed without anyone fixing anything by hand. */
   public boolean transientProblem() {
-    return kind == Kind.FULL;
+    return failureCode().retryable();
+  }
+
+  /** {@link FailureCode#LEDGER_FULL} for a full disk, else {@link FailureCode#LEDGER_UNWRITABLE}. */
+  public FailureCode failureCode() {
+    return kind == Kind.FULL ? FailureCode.LEDGER_FULL : FailureCode.LEDGER_UNWRITABLE;
   }
 
   /** The Temporal failure type: {@link #FULL_TYPE} for a full disk, else {@link #UNWRITABLE}. */
   public String failureType() {
-    return kind == Kind.FULL ? FULL_TYPE : UNWRITABLE;
+    return failureCode().wire();
   }
 
   /** One line: which ledger, what is wrong, and what to run or do about it. */

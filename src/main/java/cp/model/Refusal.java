@@ -30,14 +30,14 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Refusal(String code, String field, String reason) {
   /** Failure type of a session whose start input was refused: the workflow failed at once. */
-  public static final String START_REFUSED = "start_refused";
+  public static final String START_REFUSED = FailureCode.START_REFUSED.wire();
   /** Failure type of every refused Update, {@code turn} and {@code end}. */
-  public static final String TURN_REFUSED = "turn_refused";
+  public static final String TURN_REFUSED = FailureCode.TURN_REFUSED.wire();
   /**
    * Failure type the session's profile activity throws for an agent class the catalog does not
    * have (details[0]: the known classes); the workflow turns it into {@link #START_REFUSED}.
    */
-  public static final String UNKNOWN_AGENT_CLASS = "unknown_agent_class";
+  public static final String UNKNOWN_AGENT_CLASS = FailureCode.UNKNOWN_AGENT_CLASS.wire();
 
   /** The stable codes. */
   public enum Code {

@@ -13,7 +13,7 @@ import cp.gateway.Secret;
 import cp.ledger.LedgerSettings;
 import cp.tools.BuiltinTools;
 import cp.worker.codec.PayloadKey;
-import cp.workflows.ContractIds;
+import cp.model.ContractIds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

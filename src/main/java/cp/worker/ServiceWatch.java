@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.model.RootCause;
 import io.grpc.health.v1.HealthCheckResponse;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -56,7 +57,7 @@ public final class ServiceWatch implements AutoCloseable {
       HealthCheckResponse r = connection.service().healthCheck();
       problem = r.getStatus() == HealthCheckResponse.ServingStatus.SERVING ? null : "status " + r.getStatus();
     } catch (RuntimeException e) {
-      problem = TemporalConnection.rootMessage(e);
+      problem = RootCause.innermostMessage(e);
     }
     if (problem != null && !down) {
       down = true;

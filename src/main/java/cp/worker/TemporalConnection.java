@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.model.RootCause;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.workflowservice.v1.CountWorkflowExecutionsRequest;
@@ -88,7 +89,7 @@ public final class TemporalConnection implements AutoCloseable {
     } catch (RuntimeException e) {
       service.shutdownNow();
       throw new ConfigException("TEMPORAL_ADDRESS", "cannot reach Temporal at TEMPORAL_ADDRESS="
-          + config.temporalAddress() + ": " + rootMessage(e)
+          + config.temporalAddress() + ": " + RootCause.innermostMessage(e)
           + " (start one with 'cpctl dev-server', or unset TEMPORAL_ADDRESS for the embedded service)");
     }
     OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(ob.validateAndBuildWithDefaults());
@@ -128,14 +129,6 @@ public final class TemporalConnection implements AutoCloseable {
     } catch (StatusRuntimeException e) {
       return e.getStatus().getCode() == Status.Code.UNIMPLEMENTED;
     }
-  }
-
-  static String rootMessage(Throwable t) {
-    Throwable r = t;
-    while (r.getCause() != null) {
-      r = r.getCause();
-    }
-    return r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage();
   }
 
   public WorkflowClient client() {

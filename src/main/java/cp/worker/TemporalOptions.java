@@ -1,7 +1,7 @@
 package cp.worker;
 
 import cp.activities.RetryBackoff;
-import cp.ledger.LedgerProblem;
+import cp.model.FailureCode;
 import cp.model.Json;
 import cp.worker.codec.AesGcmPayloadCodec;
 import cp.worker.codec.EncryptedPayloadGuard;
@@ -35,11 +35,11 @@ import java.util.Optional;
  * events) would only make every history larger. Histories recorded with arguments still replay.
  */
 public final class TemporalOptions {
-  /** Failure types no retry can fix; activities also throw them as non-retryable. */
-  public static final List<String> NON_RETRYABLE_TYPES = List.of(
-      "bad_request", "authentication", "permission", "not_found", "request_too_large", "quota_exceeded",
-      "invalid_request", "budget_exhausted", "contract_not_found", "input_schema_invalid", "config_error",
-      LedgerProblem.UNWRITABLE, cp.model.Refusal.UNKNOWN_AGENT_CLASS);
+  /**
+   * Failure types no retry can fix: every {@link FailureCode} that is not retryable. Activities
+   * also throw them as non-retryable.
+   */
+  public static final List<String> NON_RETRYABLE_TYPES = FailureCode.nonRetryableTypes();
 
   private TemporalOptions() {}
 

@@ -6,10 +6,12 @@ import cp.activities.SessionActivities;
 import cp.model.AgentProfile;
 import cp.model.CostSummary;
 import cp.model.DegradedRequest;
+import cp.model.FailureCode;
 import cp.model.Json;
 import cp.model.LlmRoundResult;
 import cp.model.Refusal;
 import cp.model.RefusedException;
+import cp.model.RootCause;
 import cp.model.SessionEvent;
 import cp.model.SessionInput;
 import cp.model.SessionState;
@@ -20,6 +22,7 @@ import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
+import cp.model.WorkOrderIds;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -70,7 +73,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** The queries a session answers, for the refusal of an unknown one. */
   static final String KNOWN_QUERIES = "state";
   /** Failure type of a Query the session does not know. */
-  static final String UNKNOWN_QUERY = "unknown_query";
+  static final String UNKNOWN_QUERY = FailureCode.UNKNOWN_QUERY.wire();
   /**
    * Version marker: from version 1 on, a DEGRADATION that cannot be written (after the local
    * activity's retries) no longer fails the turn; the degraded call still runs.
@@ -478,9 +481,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     WoCost failedTurn = round2 ? session.turnCost(sessionId, childId)
         : new WoCost(session.turnSpend(sessionId, childId), 0, 0, 0, 0, 0.0);
     long spentByChild = failedTurn.totalTokens();
-    String message = WorkOrderRunner.rootMessage(f);
+    String message = RootCause.applicationMessage(f);
     ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass).put("turn", n)
-        .put("turn_workflow_id", childId).put("error_type", WorkOrderRunner.rootType(f)).put("error_message", message)
+        .put("turn_workflow_id", childId).put("error_type", RootCause.failureType(f)).put("error_message", message)
         .put("tokens_spent_by_failed_turn", spentByChild);
     if (round2) {
       // Seed 002: DEGRADATION carries the session id, the agent id and the error type.
@@ -491,7 +494,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     long left = remaining - spentByChild;
     if (left <= 0) {
       return costedResult(n, "This session's token budget is used up; start a new session to continue.",
-          TurnOutcome.ERROR, "budget_exhausted", failedTurn, null);
+          TurnOutcome.ERROR, WoErrorCode.BUDGET_EXHAUSTED, failedTurn, null);
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
@@ -505,14 +508,14 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         return costedResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR,
             WoErrorCode.LEDGER_UNWRITABLE, failedTurn, null);
       }
-      return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, "unavailable", failedTurn, null);
+      return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, FailureCode.UNAVAILABLE.wire(), failedTurn, null);
     }
   }
 
   /** The ledger's own line when {@code failure} is a ledger that refused an append; else empty. */
   private static Optional<String> ledgerProblem(Throwable failure) {
-    return WoErrorCode.isLedgerFailure(WorkOrderRunner.rootType(failure))
-        ? Optional.of(WorkOrderRunner.rootMessage(failure)) : Optional.empty();
+    return WoErrorCode.isLedgerFailure(RootCause.failureType(failure))
+        ? Optional.of(RootCause.applicationMessage(failure)) : Optional.empty();
   }
 
   /**
@@ -595,7 +598,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         return; // The ledger logged its own line, once; the user hears it from the degraded call's outcome.
       }
       Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} turn {}: DEGRADATION could not be recorded ({});"
-          + " answering with the degraded call anyway", sessionId, n, WorkOrderRunner.rootMessage(e));
+          + " answering with the degraded call anyway", sessionId, n, RootCause.applicationMessage(e));
     }
   }
 
@@ -642,11 +645,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     try {
       endSession("end");
     } catch (ActivityFailure e) {
-      if (!WoErrorCode.LEDGER_UNWRITABLE.equals(WorkOrderRunner.rootType(e))
+      if (!WoErrorCode.LEDGER_UNWRITABLE.equals(RootCause.failureType(e))
           || Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) < 1) {
         throw e;
       }
-      endNotRecorded = "SESSION_END could not be written: " + WorkOrderRunner.rootMessage(e);
+      endNotRecorded = "SESSION_END could not be written: " + RootCause.applicationMessage(e);
       ended = true;
       endReason = "end";
       endedAtMillis = Workflow.currentTimeMillis(); // one end time for every reader of the summary
@@ -671,18 +674,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         return;
       } catch (ActivityFailure e) {
         Workflow.getLogger(SessionWorkflowImpl.class).warn("session {} expired ({}) but SESSION_END could not be"
-            + " written ({}); trying again in {}", sessionId, reason, rootMessage(e), SESSION_END_RETRY_INTERVAL);
+            + " written ({}); trying again in {}", sessionId, reason, RootCause.innermostMessage(e),
+            SESSION_END_RETRY_INTERVAL);
         Workflow.sleep(SESSION_END_RETRY_INTERVAL);
       }
     }
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c.getMessage();
   }
 
   private void endSession(String reason) {

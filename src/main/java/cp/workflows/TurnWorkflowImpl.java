@@ -7,8 +7,11 @@ import cp.activities.Ho2Activities;
 import cp.model.AgentProfile;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.ContractIds;
 import cp.model.CostSummary;
+import cp.model.FailureCode;
 import cp.model.Json;
+import cp.model.RootCause;
 import cp.model.ToolCallSummary;
 import cp.model.TurnInput;
 import cp.model.TurnOutcome;
@@ -20,8 +23,8 @@ import cp.model.WoState;
 import cp.model.WoSummary;
 import cp.model.WoType;
 import cp.model.WorkOrder;
+import cp.model.WorkOrderIds;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
@@ -45,7 +48,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   static final Set<String> FATAL_CODES = Set.of(WoErrorCode.GATEWAY_ERROR, WoErrorCode.CONTRACT_NOT_FOUND,
       WoErrorCode.INPUT_SCHEMA_INVALID, WoErrorCode.LEDGER_UNWRITABLE);
   /** Error type of the failure that makes the session degrade. */
-  public static final String HO2_FAILED = "ho2_failed";
+  public static final String HO2_FAILED = FailureCode.HO2_FAILED.wire();
   /** Temperature of a retry after the gate rejected: the most conservative setting. */
   static final double RETRY_TEMPERATURE = 0.0;
   /** A classify work order answers in one round and never uses tools. */
@@ -113,7 +116,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         log.chainComplete(chain, false, List.of(), SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED);
       } catch (ActivityFailure e) {
         Workflow.getLogger(TurnWorkflowImpl.class).warn("turn cancelled at its deadline; WO_CHAIN_COMPLETE could"
-            + " not be recorded: {}", WorkOrderRunner.rootMessage(e));
+            + " not be recorded: {}", RootCause.applicationMessage(e));
       }
     }).run();
   }
@@ -179,7 +182,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         : "I could not produce an answer that passed the quality gate after " + (p.maxRetries() + 1)
             + " attempts (" + String.join("; ", feedback) + "). The attempt is recorded for review; please rephrase"
             + " or try again.";
-    return result(in, text, TurnOutcome.ESCALATED, false, chainHash, "quality_gate_rejected");
+    return result(in, text, TurnOutcome.ESCALATED, false, chainHash, FailureCode.QUALITY_GATE_REJECTED.wire());
   }
 
   private WorkOrder plan(TurnInput in, int seq, WoType type, ObjectNode input, WoConstraints constraints) {
@@ -212,12 +215,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private static void failTurnIfFatal(WorkOrder wo) {
     if (wo.state() == WoState.FAILED && WoErrorCode.LEDGER_UNWRITABLE.equals(wo.error().code())) {
       // The ledger's own line (which ledger, what to run) is what the session must pass on.
-      throw ApplicationFailure.newNonRetryableFailure(wo.error().message(), WoErrorCode.LEDGER_UNWRITABLE);
+      throw FailureCode.LEDGER_UNWRITABLE.failure(wo.error().message());
     }
     if (wo.state() == WoState.FAILED && FATAL_CODES.contains(wo.error().code())) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "HO2 cannot continue: work order " + wo.woId() + " failed with " + wo.error().code() + ": "
-              + wo.error().message(), HO2_FAILED);
+      throw FailureCode.HO2_FAILED.failure("HO2 cannot continue: work order " + wo.woId() + " failed with "
+          + wo.error().code() + ": " + wo.error().message());
     }
   }
 
@@ -230,7 +232,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    *     budget was spent before the next one could start)
    */
   private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
-    String hash = log.chainComplete(chain, false, List.of(), "budget_exhausted");
+    String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
     long limit = in.profile().sessionTokenLimit();
     long used = limit - remaining(in);
     if (round2 && failed != null && remaining(in) > 0) {

@@ -5,6 +5,7 @@ import cp.model.EntryRef;
 import cp.model.LlmRoundRequest;
 import cp.model.LlmRoundResult;
 import cp.model.PreparedWorkOrder;
+import cp.model.RootCause;
 import cp.model.ToolCallRequest;
 import cp.model.ToolCallResult;
 import cp.model.ToolCallSummary;
@@ -16,7 +17,6 @@ import cp.model.WoState;
 import cp.model.WoType;
 import cp.model.WorkOrder;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -108,8 +108,9 @@ public final class WorkOrderRunner {
             leanRounds && round == 1 ? dispatched : null, leanRounds ? wo.cost() : null,
             leanRounds ? wo.woType() : null));
       } catch (ActivityFailure f) {
-        return finish(wo, null, WoErrorCode.isLedgerFailure(rootType(f)) ? WoErrorCode.LEDGER_UNWRITABLE
-            : WoErrorCode.GATEWAY_ERROR, rootMessage(f), exchangeIds, toolCalls);
+        return finish(wo, null, WoErrorCode.isLedgerFailure(RootCause.failureType(f))
+            ? WoErrorCode.LEDGER_UNWRITABLE : WoErrorCode.GATEWAY_ERROR, RootCause.applicationMessage(f), exchangeIds,
+            toolCalls);
       }
       if (r.promptRef() != null) {
         promptRef = r.promptRef();
@@ -141,11 +142,12 @@ public final class WorkOrderRunner {
           t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
               wo.constraints().allowedTools(), round));
         } catch (ActivityFailure f) {
-          if (WoErrorCode.isLedgerFailure(rootType(f))) {
-            return finish(wo, null, WoErrorCode.LEDGER_UNWRITABLE, rootMessage(f), exchangeIds, toolCalls);
+          if (WoErrorCode.isLedgerFailure(RootCause.failureType(f))) {
+            return finish(wo, null, WoErrorCode.LEDGER_UNWRITABLE, RootCause.applicationMessage(f), exchangeIds,
+                toolCalls);
           }
           return finish(wo, null, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
-              + rootMessage(f), exchangeIds, toolCalls);
+              + RootCause.applicationMessage(f), exchangeIds, toolCalls);
         }
         wo = wo.withCost(wo.cost().plus(WoCost.toolCall()));
         transcript.add(EntryRef.ho1(t.entryId()));
@@ -170,7 +172,7 @@ public final class WorkOrderRunner {
       }
       return finish(costed, "ref:" + t.entryId(), null, null, exchangeIds, toolCalls);
     } catch (ActivityFailure f) {
-      return finish(wo, null, WoErrorCode.TOOL_ERROR, rootMessage(f), exchangeIds, toolCalls);
+      return finish(wo, null, WoErrorCode.TOOL_ERROR, RootCause.applicationMessage(f), exchangeIds, toolCalls);
     }
   }
 
@@ -178,27 +180,5 @@ public final class WorkOrderRunner {
       List<ToolCallSummary> toolCalls) {
     WorkOrder done = local.finish(new WoFinishRequest(wo, text, code, message));
     return new Outcome(done, text, exchangeIds, toolCalls);
-  }
-
-  /** The innermost ApplicationFailure's message in a failure chain, else the top message. */
-  static String rootMessage(Throwable failure) {
-    String msg = failure.getMessage();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        msg = af.getOriginalMessage();
-      }
-    }
-    return msg;
-  }
-
-  /** The innermost ApplicationFailure's type, else the top exception's simple class name. */
-  static String rootType(Throwable failure) {
-    String type = failure.getClass().getSimpleName();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure af) {
-        type = af.getType();
-      }
-    }
-    return type;
   }
 }

@@ -15,7 +15,7 @@ import cp.model.PromptRequest;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.model.WoState;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import cp.workflows.WorkOrderRunner.Outcome;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -14,7 +14,7 @@ import cp.model.SessionState;
 import cp.model.SessionSummary;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import cp.worker.PlaneConfig;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;

@@ -7,7 +7,7 @@ import cp.gateway.ProviderReply;
 import cp.model.ContentBlock;
 import cp.model.Json;
 import cp.model.PromptRequest;
-import cp.workflows.ContractIds;
+import cp.model.ContractIds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

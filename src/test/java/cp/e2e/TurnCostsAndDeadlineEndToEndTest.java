@@ -12,7 +12,7 @@ import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.worker.PlaneFixture;
 import cp.worker.PlaneRuntime;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,7 +3,7 @@ package cp.worker;
 import cp.client.ControlPlaneClient;
 import cp.gateway.LlmProvider;
 import cp.tools.ToolExecutor;
-import cp.workflows.WorkOrderIds;
+import cp.model.WorkOrderIds;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.MapEntry;

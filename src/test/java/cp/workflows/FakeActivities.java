@@ -7,6 +7,7 @@ import cp.activities.SessionActivities;
 import cp.model.AgentProfile;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.ContractIds;
 import cp.model.DegradedRequest;
 import cp.model.Ho2Event;
 import cp.model.Ho2Record;

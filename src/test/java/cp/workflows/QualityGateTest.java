@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import cp.model.ContractIds;
 import cp.model.Json;
 import cp.model.WoConstraints;
 import cp.model.WoState;

@@ -8,6 +8,7 @@ import cp.model.Json;
 import cp.model.SessionInput;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
+import cp.model.WorkOrderIds;
 import cp.worker.HistoryReplayer;
 import cp.worker.PlaneFixture;
 import cp.worker.TemporalOptions;

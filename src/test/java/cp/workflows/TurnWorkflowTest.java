@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.model.AgentProfile;
 import cp.model.AttentionRequest;
+import cp.model.ContractIds;
 import cp.model.EntryRef;
 import cp.model.Ho2Event;
 import cp.model.Json;

@@ -1,4 +1,4 @@
-package cp.client;
+package cp.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,8 +7,8 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.Json;
 import cp.model.Message;
-import cp.workflows.ContractIds;
-import cp.workflows.WorkOrderIds;
+import cp.model.ContractIds;
+import cp.model.WorkOrderIds;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

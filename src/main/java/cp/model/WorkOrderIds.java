@@ -1,4 +1,4 @@
-package cp.workflows;
+package cp.model;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

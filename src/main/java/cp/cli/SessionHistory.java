@@ -1,4 +1,4 @@
-package cp.client;
+package cp.cli;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -8,8 +8,8 @@ import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
 import cp.ledger.Tier;
 import cp.model.Json;
-import cp.workflows.ContractIds;
-import cp.workflows.WorkOrderIds;
+import cp.model.ContractIds;
+import cp.model.WorkOrderIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

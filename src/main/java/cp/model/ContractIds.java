@@ -1,4 +1,4 @@
-package cp.workflows;
+package cp.model;
 
 import java.util.List;
 

@@ -68,6 +68,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * CpAgentClass, CpTurn) when its start did not.
    */
   static final String CONTRACT_DEFENCE = "contract-defence";
+  /**
+   * Version marker: from version 1 on, a turn or {@code end} that arrives while SESSION_START is
+   * being written waits until it is on record (before, it waited only for the profile, so under
+   * load SESSION_END, or a turn's child, could come before SESSION_START).
+   */
+  static final String START_FIRST = "start-first";
   /** An agent class as the catalog names it: upper-case letters, digits and underscores. */
   static final java.util.regex.Pattern AGENT_CLASS = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
   /** The queries a session answers, for the refusal of an unknown one. */
@@ -143,6 +149,13 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** Whether this run has the {@link #ROUND2_SESSION} behaviour. */
   private boolean round2;
   private long endedAtMillis;
+  /**
+   * SESSION_START is on record (or this run carries an earlier run's state): turns and {@code end}
+   * wait for it, so no entry of the session precedes its SESSION_START in the ledger.
+   */
+  private boolean startRecorded;
+  /** From {@link #START_FIRST} 1 on: Updates wait for {@link #startRecorded}, not only the profile. */
+  private boolean startFirst;
 
   @Override
   public SessionSummary run(SessionInput in) {
@@ -151,6 +164,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
           null);
     });
     round2 = Workflow.getVersion(ROUND2_SESSION, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    startFirst = Workflow.getVersion(START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
     boolean defend = Workflow.getVersion(CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
     if (defend) {
       refuseBadStart(in);
@@ -178,6 +192,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       runs = carried.runs() + 1;
       degradedTurns = carried.degradedTurns();
     }
+    startRecorded = true;
     lastActivityAt = Workflow.currentTimeMillis();
     if (defend) {
       setOwnSearchAttributes();
@@ -423,7 +438,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public TurnResult turn(TurnRequest request) {
     pendingTurns++;
     activitySeq++;
-    Workflow.await(() -> profile != null);
+    Workflow.await(this::readyForUpdates);
     turnLock.lock();
     try {
       // The argument's shape is the validator's alone: a turn accepted before issue 12 with an extra
@@ -609,6 +624,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     return new TurnResult(text, outcome, sessionId, n, false, List.of(), c, List.of(), exchangeIds, null, errorCode);
   }
 
+  /** Whether an Update may go on: the profile is loaded and, from {@link #START_FIRST} 1 on, SESSION_START is on record. */
+  private boolean readyForUpdates() {
+    return profile != null && (!startFirst || startRecorded);
+  }
+
   // ------------------------------------------------------------------ end / query
 
   @Override
@@ -622,7 +642,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   public SessionSummary end() {
     endRequested = true;
     activitySeq++;
-    Workflow.await(() -> profile != null);
+    Workflow.await(this::readyForUpdates);
     turnLock.lock();
     try {
       if (!ended) {

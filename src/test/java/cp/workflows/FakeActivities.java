@@ -230,8 +230,18 @@ final class FakeActivities {
       return profile;
     }
 
+    /** How long writing SESSION_START takes (a slow disk), in ms; 0: at once. */
+    volatile long sessionStartMillis;
+
     @Override
     public String record(SessionEvent event) {
+      if (event.eventType().equals("SESSION_START") && sessionStartMillis > 0) {
+        try {
+          Thread.sleep(sessionStartMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       if (hotUnwritable != null && !event.eventType().equals("SESSION_START")) {
         throw ApplicationFailure.newNonRetryableFailure(hotUnwritable, "ledger_unwritable");
       }

@@ -71,10 +71,12 @@ class ReplayTest {
       ENCRYPTED_FILE, "idle-end-session.json");
   /** A session whose HOT ledger refuses appends after SESSION_START: one turn, then end (ledger-unwritable 1). */
   static final String UNWRITABLE_FILE = "lean-unwritable-ledger-session.json";
+  /** A session whose end arrived while SESSION_START was written, and waited for it (start-first 1). */
+  static final String START_FIRST_FILE = "start-first-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
-      UNWRITABLE_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
+      UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
@@ -211,6 +213,16 @@ class ReplayTest {
   }
 
   @Test
+  void startFirstHistory_hasTheVersionMarker_andEndsAfterItsStart() throws IOException {
+    WorkflowExecutionHistory h = history(START_FIRST_FILE);
+    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.START_FIRST), "no start-first marker");
+    List<String> las = localActivities(h);
+    assertEquals("\"SessionRecord\"", las.get(las.size() - 1), "SESSION_END written last");
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.START_FIRST),
+        "recorded before the change");
+  }
+
+  @Test
   void contractHistories_haveTheVersionMarker_setTheirOwnSearchAttributes_andRefuseABadStartAtOnce()
       throws IOException {
     WorkflowExecutionHistory h = history(CONTRACT_FILE);
@@ -306,6 +318,7 @@ class ReplayTest {
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
     recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
     recordUnwritableSession(UNWRITABLE_FILE, "SES-00001238");
+    recordSession(START_FIRST_FILE, "SES-0000123c", 0, ho1 -> { }, session -> session.sessionStartMillis = 300, 0);
     recordTurn(WO_BUDGET_TURN_FILE, ho1 -> ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object()),
         "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
             List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));

@@ -120,6 +120,26 @@ class SessionWorkflowTest {
     assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
   }
 
+  // An end (or a turn) that arrives while SESSION_START is still being written must wait for it: the
+  // ledger read [SESSION_END, SESSION_START] under load before.
+  @Test
+  void endArrivingWhileSessionStartIsWritten_waitsForIt() {
+    session.sessionStartMillis = 500;
+    SessionWorkflow s = start(0);
+    s.end();
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+  }
+
+  @Test
+  void turnArrivingWhileSessionStartIsWritten_runsAfterIt() {
+    session.sessionStartMillis = 500;
+    SessionWorkflow s = start(0);
+    s.turn(new TurnRequest("hello"));
+    s.end();
+    assertEquals(List.of("SESSION_START", "SESSION_END"), session.types());
+    assertEquals(1, WorkflowStub.fromTyped(s).getResult(SessionSummary.class).turns());
+  }
+
   @Test
   void endTwice_isRejectedByTheValidatorOrBecauseTheWorkflowIsClosed() {
     SessionWorkflow s = start(0);

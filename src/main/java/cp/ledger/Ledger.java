@@ -292,13 +292,23 @@ public final class Ledger implements AutoCloseable {
    * @throws LedgerCorruptException when the chain is broken
    */
   public String write(LedgerEntry entry) {
-    LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
-    String id = locked("append to", () -> appendLocked(withHeads));
-    if (options.durability() == Durability.FSYNC_EACH) {
-      awaitDurable(writtenEnd);
+    // FileChannel is interruptible: I/O on a thread whose interrupt flag is set (an activity thread
+    // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
+    // The flag is set aside while the entry is written and restored for the caller.
+    boolean interrupted = Thread.interrupted();
+    try {
+      LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
+      String id = locked("append to", () -> appendLocked(withHeads));
+      if (options.durability() == Durability.FSYNC_EACH) {
+        awaitDurable(writtenEnd);
+      }
+      cleared();
+      return id;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    cleared();
-    return id;
   }
 
   /**
@@ -328,6 +338,7 @@ public final class Ledger implements AutoCloseable {
   }
 
   private <T> T locked(String action, LockedWork<T> work) {
+    boolean interrupted = Thread.interrupted(); // see write(): interrupted I/O would close the channel
     lock.lock();
     try (FileLock held = channel.lock()) {
       assert held.isValid();
@@ -337,6 +348,9 @@ public final class Ledger implements AutoCloseable {
       throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
     } finally {
       lock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

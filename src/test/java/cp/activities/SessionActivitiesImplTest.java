@@ -89,11 +89,12 @@ class SessionActivitiesImplTest {
     assertEquals(List.of("read_file", "query_ledger"), p.toolIds());
   }
 
-  // STYLE: permanent failures are explicit: an unknown class is a config_error no retry can fix.
+  // STYLE: permanent failures are explicit: an unknown class is an unknown_agent_class no retry can fix
+  // (issue 12: the session turns it into start_refused naming the class).
   @Test
-  void profile_ofAnUnknownClass_isANonRetryableConfigError() {
+  void profile_ofAnUnknownClass_isANonRetryableUnknownAgentClass() {
     ApplicationFailure f = assertThrows(ApplicationFailure.class, () -> session.profile("NOBODY"));
-    assertEquals("config_error", f.getType());
+    assertEquals("unknown_agent_class", f.getType());
     assertTrue(f.isNonRetryable());
     assertTrue(f.getOriginalMessage().contains("NOBODY"), f.getOriginalMessage());
     assertTrue(f.getOriginalMessage().contains("known: ADMIN, RESIDENT"), f.getOriginalMessage());

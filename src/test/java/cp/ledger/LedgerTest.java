@@ -381,4 +381,30 @@ class LedgerTest {
     Set<String> ids = new HashSet<>(writeN(500));
     assertEquals(500, ids.size());
   }
+
+  // A worker stopped with shutdownNow() interrupts its activity threads; an interrupted thread that then
+  // wrote an entry closed the ledger's channel for the whole process (FileChannel is interruptible), and
+  // every later write failed with ClosedChannelException.
+  @Test
+  void writeFromAnInterruptedThread_succeeds_keepsTheFlag_andLeavesTheLedgerUsable() throws Exception {
+    try (Ledger l = open()) {
+      java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicBoolean stillInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread t = new Thread(() -> {
+        Thread.currentThread().interrupt();
+        try {
+          l.write(entry("EXCHANGE", "SES-1", null));
+        } catch (Throwable e) {
+          failed.set(e);
+        }
+        stillInterrupted.set(Thread.currentThread().isInterrupted());
+      });
+      t.start();
+      t.join();
+      assertEquals(null, failed.get(), "the interrupted writer's entry");
+      assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
+      l.write(entry("EXCHANGE", "SES-1", null));
+      assertEquals(2, l.size());
+    }
+  }
 }

@@ -8,7 +8,7 @@
 // Exit code: 0 when everything behaved as the contract says, 1 when something did not (the line
 // starting "UNEXPECTED" says what), 2 when the service could not be reached.
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ApplicationFailure, Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError,
 } from '@temporalio/client';
@@ -101,10 +101,12 @@ async function main() {
     });
     console.log(`started ${sessionId} (agent ${agentClass}, task queue ${taskQueue}, ${address})`);
 
-    // Turns: Update `turn` with {"text": ...}, answered with the turn's result.
+    // Turns: Update `turn` with {"text": ...}, answered with the turn's result. Each turn gets its
+    // own update id; a client that retries a turn (after a lost connection) reuses that id, and
+    // the service runs the turn once.
     for (const text of turns) {
       /** @type {TurnResult} */
-      const r = await handle.executeUpdate('turn', { args: [{ text }] });
+      const r = await handle.executeUpdate('turn', { args: [{ text }], updateId: randomUUID() });
       console.log(`turn ${r.turn} [${r.outcome}${r.error_code ? ' ' + r.error_code : ''}] > ${text}`);
       console.log(`reply: ${r.response}`);
     }
@@ -146,12 +148,16 @@ async function main() {
       const af = applicationFailure(err);
       if (!(err instanceof WorkflowFailedError) || !af) throw err;
       console.log(`refused (start of ${badId} without agent_class): ${describe(af)}`);
+      const status = (await bad.describe()).status.name;
+      console.log(`workflow ${badId}: ${status}`);
+      if (status !== 'FAILED') unexpected(`the refused start's workflow is ${status}, not FAILED`);
       if (af.type !== 'start_refused' || af.details?.[0]?.code !== 'missing_field') unexpected('not start_refused/missing_field');
     }
 
     // Refusal (c): a turn after the end. An ended session is a closed workflow, so the service
     // refuses the Update itself (or, while SESSION_END is still being written, the session does,
-    // turn_refused/session_ended). Either way the check is the state Query: ended: true.
+    // turn_refused/session_ended). The check: the workflow is COMPLETED and the state Query, which
+    // still answers on a closed workflow, says ended: true.
     try {
       await handle.executeUpdate('turn', { args: [{ text: 'one more?' }] });
       unexpected('a turn after the end was accepted');
@@ -162,8 +168,11 @@ async function main() {
         : `the service refused the Update (${err.name}${grpc !== undefined ? ', gRPC status ' + grpc : ''}): ${err.message}`;
       /** @type {SessionState} */
       const after = await handle.query('state');
+      const status = (await handle.describe()).status.name;
       console.log(`refused (turn after end): ${how}`);
+      console.log(`workflow ${sessionId}: ${status}`);
       console.log(`state: ${stateLine(after)}`);
+      if (status !== 'COMPLETED') unexpected(`the ended session's workflow is ${status}, not COMPLETED`);
       if (af && (af.type !== 'turn_refused' || af.details?.[0]?.code !== 'session_ended')) unexpected('not turn_refused/session_ended');
       if (!after.ended) unexpected('the state Query does not say ended: true');
     }

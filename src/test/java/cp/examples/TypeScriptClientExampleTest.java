@@ -150,7 +150,9 @@ class TypeScriptClientExampleTest {
         Matcher refusedStart = Pattern.compile("refused \\(start of (SES-[0-9a-f]{8}) without agent_class\\):"
             + " start_refused missing_field field=agent_class: start input: agent_class is missing").matcher(out);
         assertTrue(refusedStart.find(), out);
+        assertTrue(out.contains("workflow " + refusedStart.group(1) + ": FAILED\n"), out);
         assertTrue(out.contains("refused (turn after end): "), out);
+        assertTrue(out.contains("workflow " + sid + ": COMPLETED\n"), out);
         assertTrue(out.contains("ended=true end_reason=end\n"), out);
         assertTrue(out.contains("done: the session behaved as the contract says"), out);
 

@@ -166,6 +166,7 @@ async function main() {
       const grpc = err.code ?? err.cause?.code;
       const how = af ? describe(af)
         : `the service refused the Update (${err.name}${grpc !== undefined ? ', gRPC status ' + grpc : ''}): ${err.message}`;
+      await handle.result(); // the session summary; waits if the session was still closing
       /** @type {SessionState} */
       const after = await handle.query('state');
       const status = (await handle.describe()).status.name;

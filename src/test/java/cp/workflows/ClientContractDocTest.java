@@ -101,6 +101,27 @@ class ClientContractDocTest {
       assertTrue(doc.contains(name), DOC + " does not name '" + name + "'");
     }
     assertEquals("SES-1a2b3c4d/turn-0001", cp.model.WorkOrderIds.turnWorkflow("SES-1a2b3c4d", 1));
+    assertEquals(List.of(), markersNotInTheDocument(doc), "the contract must say which version markers it describes");
     assertTrue(doc.contains("`SES-1a2b3c4d/turn-0001`"));
+  }
+
+  /**
+   * The change ids of every {@code Workflow.getVersion} in the session and turn workflows that the
+   * document's version table does not name: a new marker means a new behaviour a client may see.
+   */
+  static List<String> markersNotInTheDocument(String doc) throws IOException {
+    List<String> missing = new ArrayList<>();
+    for (String file : List.of("SessionWorkflowImpl.java", "TurnWorkflowImpl.java")) {
+      String src = Files.readString(Path.of("src", "main", "java", "cp", "workflows", file), StandardCharsets.UTF_8);
+      Matcher calls = Pattern.compile("getVersion\\((\\w+),").matcher(src);
+      while (calls.find()) {
+        Matcher value = Pattern.compile("static final String " + calls.group(1) + " = \"([^\"]+)\"").matcher(src);
+        assertTrue(value.find(), file + ": no constant " + calls.group(1));
+        if (!doc.contains("`" + value.group(1) + "`")) {
+          missing.add(file + ": " + value.group(1));
+        }
+      }
+    }
+    return missing;
   }
 }

@@ -176,6 +176,12 @@ class ClientContractSchemaTest {
     assertValid("session_state", closed);
     assertTrue(closed.path("ended").asBoolean());
     assertEquals("end", closed.path("end_reason").asText());
+    // The documented check: the service itself refuses an Update on the closed session (not found),
+    // and the state Query above says why.
+    assertThrows(io.temporal.client.WorkflowNotFoundException.class,
+        () -> stub.update("turn", JsonNode.class, map("text", "hello again")));
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+        stub.describe().getStatus());
   }
 
   @Test

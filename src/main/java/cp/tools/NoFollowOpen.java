@@ -178,10 +178,18 @@ final class NoFollowOpen {
   private static IOException linkOr(FileSystemException e, SecureDirectoryStream<Path> dir, Path name,
       BiFunction<PathRefusal, String, PathRefusedException> refuse, String shown) throws IOException {
     BasicFileAttributes now = attributes(dir, name);
-    if (now != null && now.isSymbolicLink()) {
+    if ((now != null && now.isSymbolicLink()) || metALink(e)) {
+      // ELOOP from an open that follows no link: the name was a link when it was opened, even if a
+      // swapping process has put a directory back by now.
       throw changed(refuse, shown);
     }
     return e;
+  }
+
+  /** Whether a failed no-follow open says it met a symbolic link (ELOOP, as the JDK reports it on Linux). */
+  private static boolean metALink(FileSystemException e) {
+    String why = e.getReason() != null ? e.getReason() : e.getMessage();
+    return why != null && why.toLowerCase(java.util.Locale.ROOT).contains("symbolic link");
   }
 
   private static PathRefusedException changed(BiFunction<PathRefusal, String, PathRefusedException> refuse,

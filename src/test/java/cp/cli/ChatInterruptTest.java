@@ -90,7 +90,12 @@ class ChatInterruptTest {
       assertEquals("interrupted", end.metaText("end_reason"));
       assertEquals(0, end.meta("turns").asInt(), "no turn completed");
       assertEquals(1, end.meta("interrupted_turn").asInt());
-      assertEquals(2, hot("EXCHANGE").size(), "what the turn did before Ctrl-C is on record (classify, round 1)");
+      List<LedgerEntry> exchanges = hot("EXCHANGE");
+      assertEquals(2, exchanges.stream().filter(e -> "success".equals(e.metaText("outcome"))).count(),
+          "what the turn did before Ctrl-C is on record (classify, round 1)\n" + exchanges);
+      // The held round was sent: when its worker thread writes its failure before the process exits,
+      // that attempt is on record too, as an error; never as a success.
+      assertTrue(exchanges.size() <= 3, exchanges.toString());
       assertTrue(!chat.stdout().contains(AnthropicTurnMock.ANSWER) && !chat.stdout().contains("[success"),
           "no reply was printed for the stopped turn\n" + chat.describe());
     }

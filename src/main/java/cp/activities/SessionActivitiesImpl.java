@@ -4,6 +4,7 @@ import cp.contracts.AgentConfig;
 import cp.contracts.Catalog;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
+import cp.ledger.TurnExchanges;
 import cp.model.AgentProfile;
 import cp.model.FailureCode;
 import cp.model.SessionEvent;
@@ -63,17 +64,6 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   @Override
   public WoCost turnCost(String sessionId, String turnWorkflowId) {
-    WoCost total = WoCost.ZERO;
-    for (LedgerEntry e : ledgers.hot().query(cp.ledger.LedgerQuery.session(sessionId).withEventType("EXCHANGE"))) {
-      if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
-        total = total.plus(WoCost.llmCall(number(e, "input_tokens"), number(e, "output_tokens"),
-            e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble()));
-      }
-    }
-    return total;
-  }
-
-  private static long number(LedgerEntry e, String field) {
-    return e.meta(field) == null ? 0 : e.meta(field).asLong();
+    return TurnExchanges.cost(ledgers.hot(), sessionId, turnWorkflowId);
   }
 }

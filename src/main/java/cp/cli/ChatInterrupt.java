@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.client.SessionEndedException;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
-import cp.ledger.LedgerQuery;
+import cp.ledger.TurnExchanges;
 import cp.model.Json;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
@@ -111,7 +111,8 @@ final class ChatInterrupt implements Runnable {
       ObjectNode meta = (ObjectNode) Json.tree(s);
       meta.put("tokens_remaining", state.tokensRemaining()).put("runs", state.runs())
           .put("interrupted_turn", turn).put("interrupted_turn_workflow_id", WorkOrderIds.turnWorkflow(sid, turn))
-          .put("tokens_spent_by_interrupted_turn", spentBy(hot, WorkOrderIds.turnWorkflow(sid, turn)))
+          .put("tokens_spent_by_interrupted_turn",
+              TurnExchanges.cost(hot, sid, WorkOrderIds.turnWorkflow(sid, turn)).totalTokens())
           .put("session_id", sid).put("tier", "hot");
       hot.write(LedgerEntry.builder("SESSION_END").submissionId(sid).decision("ENDED")
           .reason("session ended: " + INTERRUPTED + " (Ctrl-C in cpctl chat during turn " + turn + ")")
@@ -120,18 +121,6 @@ final class ChatInterrupt implements Runnable {
     return "the turn was stopped unfinished (the in-process Temporal service stops with chat); what it did is in"
         + " the ledgers: 'cpctl show " + sid + "'; session " + sid + " ended, SESSION_END written ("
         + totals(state.turns(), state.tokensUsed(), state.cost()) + " before it).";
-  }
-
-  private static long spentBy(Ledger hot, String turnWorkflowId) {
-    long total = 0;
-    for (LedgerEntry e : hot.query(LedgerQuery.session(turnWorkflowId.substring(0, turnWorkflowId.indexOf('/')))
-        .withEventType("EXCHANGE"))) {
-      if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
-        total += e.meta("input_tokens") == null ? 0 : e.meta("input_tokens").asLong();
-        total += e.meta("output_tokens") == null ? 0 : e.meta("output_tokens").asLong();
-      }
-    }
-    return total;
   }
 
   private static String totals(int turns, long tokens, double cost) {

@@ -1,5 +1,6 @@
 package cp.gateway.http;
 
+import cp.gateway.ProviderEnvironment;
 import cp.gateway.ProviderErrorKind;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderSettings;
@@ -69,7 +70,7 @@ public final class ProviderHttpClient {
   /** Identifies the caller in provider logs without revealing versions of anything. */
   public static final String USER_AGENT = "control-plane";
   /** The variable that sets {@link ProviderSettings#maxReplyBytes()}, named in the failure. */
-  public static final String MAX_REPLY_VARIABLE = "CP_HTTP_MAX_REPLY_BYTES";
+  static final String MAX_REPLY_VARIABLE = ProviderEnvironment.CP_HTTP_MAX_REPLY_BYTES;
   /**
    * Idle connections OkHttp keeps per client (its own default, kept). It also bounds the
    * transport's attempts: every idle connection may be dead when a server closed them all, and

@@ -1,0 +1,18 @@
+package cp.model;
+
+import java.time.Duration;
+
+/** Defaults a client of the contract starts from; each can be overridden where the client is built. */
+public final class ClientDefaults {
+  /** The task queue sessions run on unless the deployment names another ({@code CP_TASK_QUEUE}). */
+  public static final String TASK_QUEUE = "control-plane";
+
+  /**
+   * A client waiting for a turn gives up after the service has been unreachable this long (the
+   * turn may still finish on the service; the ledgers will show it). Long enough to ride out a
+   * server restart on a real cluster, short enough that a script does not hang.
+   */
+  public static final Duration SERVICE_LOST_AFTER = Duration.ofSeconds(30);
+
+  private ClientDefaults() {}
+}

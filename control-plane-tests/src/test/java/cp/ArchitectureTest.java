@@ -1,0 +1,235 @@
+package cp;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import io.temporal.activity.ActivityInterface;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The build's guard on the architecture (README "Development"): workflow code stays deterministic,
+ * and no package imports one above it. Every rule here fails {@code mvn verify} with the offending
+ * class, member and line. Exceptions are explicit, named and say why; there is no frozen baseline.
+ *
+ * <p>Layers, lowest first: {@code model} (records crossing Temporal, id rules, failure codes) &larr;
+ * {@code faults} &larr; {@code ledger}, {@code contracts} &larr; {@code gateway}, {@code tools} &larr;
+ * {@code activities} &larr; {@code workflows} (deterministic: model and the activity interfaces only)
+ * &larr; {@code worker}, {@code client} (model and the workflow interfaces only; neither uses the
+ * other) &larr; {@code bench} &larr; {@code cli}. {@link #USED_BY} is the table.
+ */
+class ArchitectureTest {
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("cp");
+    // Guard against a vacuous pass: the rules must see the workflow code they are about.
+    assertTrue(classes.contain("cp.workflows.TurnWorkflowImpl") && classes.contain("cp.model.FailureCode"));
+  }
+
+  /** What workflow code may not touch: I/O, the network, and every layer with side effects. */
+  static final String[] NOT_FOR_WORKFLOWS = {
+      "java.io..", "java.nio.file..", "java.nio.channels..", "java.net..", "java.sql..", "okhttp3..",
+      "java.util.concurrent..", "cp.gateway..", "cp.ledger..", "cp.tools..", "cp.contracts..", "cp.faults..",
+      "cp.worker..", "cp.client..", "cp.bench..", "cp.cli.."};
+
+  @Test
+  void workflowsDoNoIoAndUseNoSideEffectingLayer() {
+    noClasses().that().resideInAPackage("cp.workflows..")
+        .should().dependOnClassesThat().resideInAnyPackage(NOT_FOR_WORKFLOWS)
+        .because("workflow code is replayed and must be deterministic: I/O, ledgers, the gateway, tools and"
+            + " threads belong in activities (README \"Replay safety\")")
+        .check(classes);
+  }
+
+  @Test
+  void workflowsUseActivitiesOnlyThroughTheirInterfaces() {
+    noClasses().that().resideInAPackage("cp.workflows..")
+        .should().dependOnClassesThat(describe("are activity implementations or helpers (not an @ActivityInterface)",
+            (JavaClass c) -> c.getPackageName().startsWith("cp.activities")
+                && !c.isAnnotatedWith(ActivityInterface.class)))
+        .because("a workflow schedules activities through their @ActivityInterface stubs; anything else in"
+            + " cp.activities runs I/O")
+        .check(classes);
+  }
+
+  @Test
+  void workflowsReadNoClockRandomnessOrEnvironmentAndStartNoThreads() {
+    noClasses().that().resideInAPackage("cp.workflows..")
+        .should().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(System.class, "nanoTime")
+        .orShould().callMethod(System.class, "getenv", String.class)
+        .orShould().callMethod(System.class, "getenv")
+        .orShould().callMethod(System.class, "getProperty", String.class)
+        .orShould().callMethod(Math.class, "random")
+        .orShould().callMethod(Thread.class, "sleep", long.class)
+        .orShould().callMethod(java.util.UUID.class, "randomUUID")
+        .orShould().callMethod(java.time.Instant.class, "now")
+        .orShould().callMethod(java.time.LocalDateTime.class, "now")
+        .orShould().callMethod(java.time.LocalDate.class, "now")
+        .orShould().callMethod(java.time.ZonedDateTime.class, "now")
+        .orShould().callMethod(java.time.OffsetDateTime.class, "now")
+        .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+        .orShould().dependOnClassesThat().areAssignableTo(java.util.Random.class)
+        .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+        .because("a replayed workflow must see the same values: use Workflow.currentTimeMillis(),"
+            + " Workflow.randomUUID(), Workflow.newRandom(), Workflow.sleep() and Async instead")
+        .check(classes);
+  }
+
+  @Test
+  void workflowsHaveNoMutableStaticState() {
+    fields().that().areDeclaredInClassesThat().resideInAPackage("cp.workflows..").and().areStatic()
+        .should().beFinal()
+        .because("static state is shared by every workflow the worker caches and survives no replay")
+        .check(classes);
+  }
+
+  @Test
+  void activitiesDoNotImportWorkflows() {
+    noClasses().that().resideInAPackage("cp.activities..")
+        .should().dependOnClassesThat().resideInAPackage("cp.workflows..")
+        .because("the id rules and failure codes both need live in cp.model; activities run below the workflows")
+        .check(classes);
+  }
+
+  @Test
+  void theClientUsesTheModelAndTheWorkflowInterfacesOnly() {
+    noClasses().that().resideInAPackage("cp.client..")
+        .should().dependOnClassesThat(describe("are a workflow implementation",
+            (JavaClass c) -> c.getPackageName().startsWith("cp.workflows") && c.getSimpleName().endsWith("Impl")))
+        .because("a published client talks to the plane through workflow interfaces, names and records")
+        .check(classes);
+  }
+
+  /**
+   * Each layer (a package under {@code cp}) and the layers that may use it; {@code model} is usable
+   * by all. Read as: nobody below a layer imports it.
+   */
+  static final Map<String, List<String>> USED_BY = new LinkedHashMap<>();
+
+  static {
+    USED_BY.put("model", List.of("*"));
+    USED_BY.put("faults", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("contracts", List.of("tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("gateway", List.of("activities", "worker", "bench", "cli"));
+    USED_BY.put("tools", List.of("activities", "worker", "bench", "cli"));
+    USED_BY.put("activities", List.of("workflows", "worker", "bench", "cli"));
+    USED_BY.put("workflows", List.of("worker", "client", "bench", "cli"));
+    USED_BY.put("worker", List.of("bench", "cli"));
+    USED_BY.put("client", List.of("bench", "cli"));
+    USED_BY.put("bench", List.of("cli"));
+    USED_BY.put("cli", List.of());
+  }
+
+  @Test
+  void noLayerUsesOneAboveIt() {
+    LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
+    for (String layer : USED_BY.keySet()) {
+      layers = layers.layer(layer).definedBy("cp." + layer + "..");
+    }
+    for (Map.Entry<String, List<String>> e : USED_BY.entrySet()) {
+      if (e.getValue().isEmpty()) {
+        layers = layers.whereLayer(e.getKey()).mayNotBeAccessedByAnyLayer();
+      } else if (!e.getValue().contains("*")) {
+        layers = layers.whereLayer(e.getKey()).mayOnlyBeAccessedByLayers(e.getValue().toArray(String[]::new));
+      }
+    }
+    layers.check(classes);
+  }
+
+  /**
+   * The same rules over the source's import lines, which catch what the compiled classes cannot show:
+   * an import nothing uses yet, and a constant the compiler copied into the class (ContractIds.CLASSIFY).
+   */
+  @Test
+  void noSourceFileImportsWhatItsLayerMayNotUse() throws IOException {
+    Pattern importLine = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)(?:\\.\\*)?\\s*;", Pattern.MULTILINE);
+    List<String> problems = new ArrayList<>();
+    for (Path root : MODULE_SOURCES) {
+      checkImports(root, importLine, problems);
+    }
+    assertEquals(List.of(), problems);
+  }
+
+  /** Every module's main sources, seen from this module's directory. */
+  static final List<Path> MODULE_SOURCES = List.of("control-plane-api", "control-plane-client",
+      "control-plane-runtime", "control-plane-bench", "control-plane-cli").stream()
+      .map(m -> Path.of("..", m, "src", "main", "java", "cp")).toList();
+
+  private static void checkImports(Path root, Pattern importLine, List<String> problems) throws IOException {
+    assertTrue(Files.isDirectory(root), "no module sources at " + root.toAbsolutePath());
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(root)) {
+      files = walk.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+    }
+    for (Path file : files) {
+      String layer = root.relativize(file).getName(0).toString();
+      String owner = "cp." + root.relativize(file).toString().replace(File.separatorChar, '.')
+          .replaceAll("\\.java$", "");
+      Matcher m = importLine.matcher(Files.readString(file));
+      while (m.find()) {
+        String imported = m.group(1);
+        importProblem(layer, owner, imported).ifPresent(p -> problems.add(file + ": import " + imported + ": " + p));
+      }
+    }
+  }
+
+  private static Optional<String> importProblem(String layer, String owner, String imported) {
+    if (layer.equals("workflows")) {
+      for (String banned : NOT_FOR_WORKFLOWS) {
+        if (imported.startsWith(banned.substring(0, banned.length() - 1))) {
+          return Optional.of("workflow code is deterministic: no " + banned.substring(0, banned.length() - 2));
+        }
+      }
+      if (imported.startsWith("cp.activities.") && !isActivityInterface(imported)) {
+        return Optional.of("workflows use activities only through an @ActivityInterface");
+      }
+    }
+    if (layer.equals("client") && imported.startsWith("cp.workflows.") && imported.endsWith("Impl")) {
+      return Optional.of("the client uses workflow interfaces, never an implementation");
+    }
+    if (!imported.startsWith("cp.")) {
+      return Optional.empty();
+    }
+    String target = imported.split("\\.")[1];
+    List<String> users = USED_BY.get(target);
+    if (target.equals(layer) || users == null || users.contains("*") || users.contains(layer)) {
+      return Optional.empty();
+    }
+    return Optional.of("cp." + layer + " may not use cp." + target + " (only " + users + " may)");
+  }
+
+  private static boolean isActivityInterface(String className) {
+    try {
+      return Class.forName(className).isAnnotationPresent(ActivityInterface.class);
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+}

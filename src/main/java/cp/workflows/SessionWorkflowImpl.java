@@ -513,10 +513,14 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
-      if (r.rejected()) {
-        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), failedTurn, null);
+      if (r instanceof LlmRoundResult.Refused refused) {
+        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
       }
-      return costedResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn, r);
+      if (!(r instanceof LlmRoundResult.Answered answer)) {
+        throw new IllegalStateException("the degraded call answers or is refused; it returned " + r.kind());
+      }
+      return costedResult(n, answer.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn,
+          answer.exchange());
     } catch (ActivityFailure e) {
       Optional<String> ledger = ledgerProblem(e).or(() -> ledgerProblem(f));
       if (ledger.isPresent() && Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) >= 1) {
@@ -539,8 +543,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * turn's tokens only in the total and no cost.
    */
   private TurnResult costedResult(int n, String text, String outcome, String errorCode, WoCost failedTurn,
-      LlmRoundResult degraded) {
-    List<String> ids = degraded == null ? List.of() : List.of(degraded.exchangeEntryId());
+      LlmRoundResult.Exchange degraded) {
+    List<String> ids = degraded == null ? List.of() : List.of(degraded.entryId());
     if (!round2) {
       return simpleResult(n, text, outcome, errorCode, failedTurn.totalTokens(),
           degraded == null ? 0 : degraded.inputTokens(), degraded == null ? 0 : degraded.outputTokens(), ids);

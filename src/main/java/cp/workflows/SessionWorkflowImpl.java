@@ -59,7 +59,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * session has ended or is ending (SESSION_END being written): a client waits for the session's
    * result and says when and why it ended. Until issue 12 it was the failure's type.
    */
-  public static final String SESSION_ENDED = "session_ended";
+  public static final String SESSION_ENDED = FailureCode.SESSION_ENDED.wire();
   /**
    * Version marker of issue 12's contract defence: from version 1 on the session refuses a start
    * input that is not a session's ({@code start_refused}, the workflow fails at once: a malformed
@@ -114,7 +114,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** SESSION_END's end_reason when the last turn the agent allows has completed. */
   public static final String TURN_LIMIT = "turn_limit";
   /** A turn's error_code when the agent's turn deadline passed before it had an answer. */
-  public static final String TURN_DEADLINE_EXCEEDED = "turn_deadline_exceeded";
+  public static final String TURN_DEADLINE_EXCEEDED = FailureCode.TURN_DEADLINE_EXCEEDED.wire();
   /** How long an expired session waits before it writes SESSION_END again. */
   static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"

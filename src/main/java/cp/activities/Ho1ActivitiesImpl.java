@@ -71,10 +71,18 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
+  private final ActivityContextSource context;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, ActivityContextSource.TEMPORAL);
+  }
+
+  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context) {
+    this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
@@ -91,14 +99,14 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public PreparedWorkOrder prepare(WorkOrder wo) {
-    return preparation.prepare(wo, ActivityIdentity.current()).result();
+    return preparation.prepare(wo, context.identity()).result();
   }
 
   // ------------------------------------------------------------------ LLM round
 
   @Override
   public LlmRoundResult llmRound(LlmRoundRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     String promptRef = r.promptRef();
     RenderedPrompt rendered = null;
     if (r.dispatched() != null) {
@@ -189,7 +197,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
    */
   private PromptResponse send(PromptRequest request, boolean lastResort) {
     try {
-      return Heartbeats.during(() -> gateway.route(request));
+      return context.heartbeating(() -> gateway.route(request));
     } catch (GatewayException e) {
       boolean retry = e.retryable() && !(lastResort && e.code() == FailureCode.CIRCUIT_OPEN);
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
@@ -222,7 +230,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     String key = id.activityKey("TOOL_CALL");
     Ledger ho1 = ledgers.ho1();
     Optional<String> done = ho1.idForKey(key);
@@ -235,7 +243,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     ToolResult result;
     try {
-      result = Heartbeats.during(() -> {
+      result = context.heartbeating(() -> {
         FaultPoints.at(FaultPoints.TOOL_CALL);
         return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
       });
@@ -270,7 +278,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     WoOutcome done = completion.finish(new WorkOrderCompletion.Closing(wo.woId(), wo.sessionId(), wo.woType(),
         wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.toolResultRef(), f.failureCode(),
         f.failureMessage()),
-        ActivityIdentity.current());
+        context.identity());
     return done.applyTo(wo);
   }
 
@@ -278,7 +286,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public LlmRoundResult degradedCall(DegradedRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     PromptContract contract = contracts.load(ContractIds.DEGRADED);
     AgentConfig agent = catalog.agent(r.agentClass());
     ObjectNode input = Json.object().put("user_input", r.userMessage()).put("agent_class", r.agentClass());

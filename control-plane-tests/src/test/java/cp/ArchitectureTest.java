@@ -109,6 +109,21 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * Issue 12: the benchmark's seam is an injected ActivityContextSource, not a check on every
+   * activity call: no activity class keeps per-thread state for a caller to set (the old
+   * DirectCalls ThreadLocal, read by every activity). (ThreadLocals elsewhere are caches, e.g.
+   * ChainKey's Mac, or the gateway's in-flight calls.)
+   */
+  @Test
+  void theActivitiesHotPathHoldsNoThreadLocalAndNoBenchmarkHook() {
+    noClasses().that().resideInAPackage("cp.activities..")
+        .should().dependOnClassesThat().areAssignableTo(ThreadLocal.class)
+        .because("a benchmark or test reaches the activities through ActivityContextSource, not thread state")
+        .check(classes);
+    assertTrue(!classes.contain("cp.activities.DirectCalls"), "cp.activities.DirectCalls is back");
+  }
+
   @Test
   void activitiesDoNotImportWorkflows() {
     noClasses().that().resideInAPackage("cp.activities..")

@@ -3,6 +3,7 @@ package cp.model;
 import io.temporal.client.WorkflowException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What a chain of causes comes down to, for messages and failure codes. Pure (no I/O, no clock),
@@ -21,13 +22,24 @@ import java.util.Optional;
 public final class RootCause {
   private RootCause() {}
 
+  /** {@code t} and its causes, outermost first (a cause that is its own cause ends the chain). */
+  public static Stream<Throwable> chain(Throwable t) {
+    return Stream.iterate(t, c -> c != null, c -> c.getCause() == c ? null : c.getCause());
+  }
+
   /** The last cause in the chain (a cause that is its own cause ends it). */
   public static Throwable innermost(Throwable t) {
-    Throwable r = t;
-    while (r.getCause() != null && r.getCause() != r) {
-      r = r.getCause();
-    }
-    return r;
+    return chain(t).reduce((outer, inner) -> inner).orElse(t);
+  }
+
+  /** The outermost throwable of {@code type} in the chain, if any. */
+  public static <T extends Throwable> Optional<T> first(Throwable t, Class<T> type) {
+    return chain(t).filter(type::isInstance).map(type::cast).findFirst();
+  }
+
+  /** The innermost throwable of {@code type} in the chain, if any. */
+  public static <T extends Throwable> Optional<T> innermost(Throwable t, Class<T> type) {
+    return chain(t).filter(type::isInstance).map(type::cast).reduce((outer, inner) -> inner);
   }
 
   /** The innermost cause's message, or its simple class name when it has none. */
@@ -68,12 +80,6 @@ public final class RootCause {
   }
 
   private static Optional<ApplicationFailure> innermostApplicationFailure(Throwable t) {
-    ApplicationFailure found = null;
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof ApplicationFailure af) {
-        found = af;
-      }
-    }
-    return Optional.ofNullable(found);
+    return innermost(t, ApplicationFailure.class);
   }
 }

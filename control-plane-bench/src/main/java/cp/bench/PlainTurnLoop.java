@@ -2,7 +2,6 @@ package cp.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.activities.DirectCalls;
 import cp.activities.Ho1Activities;
 import cp.activities.Ho2Activities;
 import cp.activities.SessionActivities;
@@ -34,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The baseline: a plain Java loop that does what one turn does, with no Temporal at all.
  *
- * <p>It calls the very activity implementations the worker runs (through {@link DirectCalls},
+ * <p>It calls the very activity implementations the worker runs (built on {@link DirectActivities},
  * on the calling thread), in the order the current turn workflow (version {@code lean-turn} 1)
  * calls them, through the same {@link WorkOrderRunner} and {@link Ho2EventLog}: the same prompt rendering
  * and schema validation, the same gateway round trips to the same provider, the same ledger
@@ -70,7 +69,8 @@ final class PlainTurnLoop {
     Ho1Activities h1 = null;
     Ho2Activities h2 = null;
     SessionActivities s = null;
-    for (Object a : runtime.activities()) {
+    DirectActivities direct = new DirectActivities();
+    for (Object a : runtime.activities(direct)) {
       if (a instanceof Ho1Activities x) {
         h1 = x;
       } else if (a instanceof Ho2Activities x) {
@@ -79,13 +79,13 @@ final class PlainTurnLoop {
         s = x;
       }
     }
-    DirectCalls.IdentitySource ids = () -> {
+    DirectActivities.IdentitySource ids = () -> {
       Scope sc = scope.get();
       return new String[] {sc.workflowId(), RUN_ID, String.valueOf(sc.activities().incrementAndGet())};
     };
-    this.ho1 = DirectCalls.proxy(Ho1Activities.class, h1, ids);
-    this.ho2 = DirectCalls.proxy(Ho2Activities.class, h2, ids);
-    this.session = DirectCalls.proxy(SessionActivities.class, s, ids);
+    this.ho1 = direct.proxy(Ho1Activities.class, h1, ids);
+    this.ho2 = direct.proxy(Ho2Activities.class, h2, ids);
+    this.session = direct.proxy(SessionActivities.class, s, ids);
     this.profile = s.profile(agentClass);
   }
 

@@ -16,7 +16,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
   public Integer call() throws Exception {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "worker");
-    FaultPoints.configure(env(), out());
+    FaultPoints.configure(env(), out(), err());
     PlaneRuntime runtime = PlaneRuntime.open(cfg);
     TemporalConnection conn;
     try {

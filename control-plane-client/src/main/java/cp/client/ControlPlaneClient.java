@@ -165,12 +165,7 @@ public final class ControlPlaneClient {
 
   /** Whether a gRPC failure with {@code code} is among {@code e}'s causes. */
   private static boolean hasStatus(Throwable e, Status.Code code) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof StatusRuntimeException s && s.getStatus().getCode() == code) {
-        return true;
-      }
-    }
-    return false;
+    return RootCause.chain(e).anyMatch(t -> t instanceof StatusRuntimeException s && s.getStatus().getCode() == code);
   }
 
   /**
@@ -178,20 +173,14 @@ public final class ControlPlaneClient {
    * timed-out call, a refused connection, or a long poll the closing server cancelled.
    */
   static Optional<String> serviceGone(Throwable e) {
-    Throwable root = e;
-    boolean gone = false;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      root = t;
+    boolean gone = RootCause.chain(e).anyMatch(t -> {
       if (t instanceof StatusRuntimeException s) {
         Status.Code c = s.getStatus().getCode();
-        gone |= c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED || c == Status.Code.CANCELLED;
+        return c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED || c == Status.Code.CANCELLED;
       }
-      gone |= t instanceof java.util.concurrent.CancellationException || t instanceof java.net.ConnectException;
-    }
-    if (!gone) {
-      return Optional.empty();
-    }
-    return Optional.of(root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
+      return t instanceof java.util.concurrent.CancellationException || t instanceof java.net.ConnectException;
+    });
+    return gone ? Optional.of(RootCause.innermostMessage(e)) : Optional.empty();
   }
 
   private ClientException serviceLost(String sessionId, String problem) {
@@ -314,12 +303,7 @@ public final class ControlPlaneClient {
    * whose code is {@code session_ended} (before issue 12, the failure type {@code session_ended}).
    */
   static boolean refusedAsEnded(Throwable e) {
-    ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure a) {
-        af = a;
-      }
-    }
+    ApplicationFailure af = RootCause.innermost(e, ApplicationFailure.class).orElse(null);
     if (af == null) {
       return false;
     }

@@ -1,23 +1,11 @@
 package cp.activities;
 
-import io.temporal.activity.Activity;
-import io.temporal.activity.ActivityInfo;
-
 /**
  * The Temporal identity of the running activity: what makes its ledger writes idempotent and
- * links an EXCHANGE record to the history event that scheduled it.
+ * links an EXCHANGE record to the history event that scheduled it. {@link ActivityContextSource}
+ * supplies it.
  */
-record ActivityIdentity(String workflowId, String runId, String activityId, int attempt, boolean local) {
-
-  static ActivityIdentity current() {
-    ActivityIdentity direct = DirectCalls.current();
-    if (direct != null) {
-      return direct;
-    }
-    ActivityInfo info = Activity.getExecutionContext().getInfo();
-    return new ActivityIdentity(info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId(), info.getAttempt(),
-        info.isLocal());
-  }
+public record ActivityIdentity(String workflowId, String runId, String activityId, int attempt, boolean local) {
 
   /** An idempotency key unique to this workflow run and {@code event}. */
   String runKey(String event) {

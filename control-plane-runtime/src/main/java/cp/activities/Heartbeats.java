@@ -32,9 +32,6 @@ final class Heartbeats {
   private Heartbeats() {}
 
   static <T> T during(Callable<T> call) throws Exception {
-    if (DirectCalls.current() != null) {
-      return call.call();
-    }
     ActivityExecutionContext ctx = Activity.getExecutionContext();
     Duration timeout = ctx.getInfo().getHeartbeatTimeout();
     if (ctx.getInfo().isLocal() || timeout == null || timeout.isZero()) {

@@ -71,10 +71,18 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
+  private final ActivityContextSource context;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, ActivityContextSource.TEMPORAL);
+  }
+
+  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context) {
+    this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
@@ -91,21 +99,21 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public PreparedWorkOrder prepare(WorkOrder wo) {
-    return preparation.prepare(wo, ActivityIdentity.current()).result();
+    return preparation.prepare(wo, context.identity()).result();
   }
 
   // ------------------------------------------------------------------ LLM round
 
   @Override
   public LlmRoundResult llmRound(LlmRoundRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     String promptRef = r.promptRef();
     RenderedPrompt rendered = null;
     if (r.dispatched() != null) {
       WorkOrderPreparation.Prepared p = preparation.prepare(r.dispatched(), id);
       if (!p.result().ok()) {
-        WoOutcome failed = finishLean(r, id, r.costBefore(), null, p.result().errorCode(), p.result().errorMessage());
-        return new LlmRoundResult(null, null, List.of(), null, 0, 0, 0, null, false, null, null, null, failed);
+        return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null, p.result().errorCode(),
+            p.result().errorMessage()), Optional.empty(), null);
       }
       promptRef = p.result().promptRef();
       rendered = p.prompt();
@@ -120,12 +128,12 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
-      LlmRoundResult refused = rejected(resp);
+      LlmRoundResult.Refused refused = rejected(resp);
       if (!r.lean()) {
         return refused;
       }
-      return refused.withLean(promptRef, finishLean(r, id, r.costBefore(), null,
-          WoErrorCode.ofRejection(refused.rejectedCode()), refused.rejectedMessage()));
+      return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null,
+          WoErrorCode.ofRejection(refused.code()), refused.message()), Optional.empty(), null);
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
         .put("contract_id", r.contractId())
@@ -136,23 +144,26 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     ledgers.ho1().write(LedgerEntry.builder("LLM_CALL").submissionId(r.woId()).decision("SUCCESS")
         .reason("round " + r.round() + " via " + resp.providerId()).metadata(meta)
         .idempotencyKey(id.activityKey("LLM_CALL")).build());
-    LlmRoundResult result = toResult(resp);
+    LlmRoundResult.Exchange exchange = exchange(resp);
+    List<ToolUse> uses = resp.content().stream().filter(ContentBlock::isToolUse)
+        .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
+    if (!uses.isEmpty()) {
+      return new LlmRoundResult.ToolCalls(exchange, uses,
+          r.dispatched() != null ? Optional.of(promptRef) : Optional.empty());
+    }
     if (!r.lean()) {
-      return result;
+      return new LlmRoundResult.Answered(exchange, resp.text());
     }
-    WoOutcome finished = null;
-    if (result.toolUses().isEmpty()) {
-      WoCost after = r.costBefore().plus(WoCost.llmCall(result.inputTokens(), result.outputTokens(), result.cost()));
-      finished = finishLean(r, id, after, result.text(), null, null);
-    }
-    return result.withLean(r.dispatched() != null ? promptRef : null, finished);
+    WoCost after = r.costBefore().plus(exchange.woCost());
+    return new LlmRoundResult.Finished(finishLean(r, id, after, resp.text(), null, null), Optional.of(exchange),
+        resp.text());
   }
 
   /** A lean round's finish: the same step as {@link #finish}, inside the round that ended the work order. */
   private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
       String message) {
     return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(), r.woType(), r.contractId(), cost,
-        text, code, message), id);
+        text, null, code, message), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
@@ -186,7 +197,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
    */
   private PromptResponse send(PromptRequest request, boolean lastResort) {
     try {
-      return Heartbeats.during(() -> gateway.route(request));
+      return context.heartbeating(() -> gateway.route(request));
     } catch (GatewayException e) {
       boolean retry = e.retryable() && !(lastResort && e.code() == FailureCode.CIRCUIT_OPEN);
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
@@ -203,26 +214,23 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
   }
 
-  private static LlmRoundResult rejected(PromptResponse resp) {
+  private static LlmRoundResult.Refused rejected(PromptResponse resp) {
     if (FailureCode.INVALID_REQUEST.is(resp.errorCode())) {
       throw FailureCode.INVALID_REQUEST.failure("the gateway refused the request: " + resp.errorMessage());
     }
-    return new LlmRoundResult(resp.exchangeEntryId(), "", List.of(), null, 0, 0, 0, resp.modelId(), false,
-        resp.errorCode(), resp.errorMessage());
+    return new LlmRoundResult.Refused(resp.errorCode(), resp.errorMessage(), resp.exchangeEntryId(), resp.modelId());
   }
 
-  private static LlmRoundResult toResult(PromptResponse resp) {
-    List<ToolUse> uses = resp.content().stream().filter(ContentBlock::isToolUse)
-        .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
-    return new LlmRoundResult(resp.exchangeEntryId(), resp.text(), uses, resp.finishReason(), resp.inputTokens(),
-        resp.outputTokens(), resp.cost(), resp.modelId(), resp.replayed(), null, null);
+  private static LlmRoundResult.Exchange exchange(PromptResponse resp) {
+    return new LlmRoundResult.Exchange(resp.exchangeEntryId(), resp.inputTokens(), resp.outputTokens(), resp.cost(),
+        resp.modelId(), resp.replayed(), resp.finishReason());
   }
 
   // ------------------------------------------------------------------ tool call
 
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     String key = id.activityKey("TOOL_CALL");
     Ledger ho1 = ledgers.ho1();
     Optional<String> done = ho1.idForKey(key);
@@ -235,7 +243,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     ToolResult result;
     try {
-      result = Heartbeats.during(() -> {
+      result = context.heartbeating(() -> {
         FaultPoints.at(FaultPoints.TOOL_CALL);
         return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
       });
@@ -268,8 +276,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   public WorkOrder finish(WoFinishRequest f) {
     WorkOrder wo = f.workOrder();
     WoOutcome done = completion.finish(new WorkOrderCompletion.Closing(wo.woId(), wo.sessionId(), wo.woType(),
-        wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.failureCode(), f.failureMessage()),
-        ActivityIdentity.current());
+        wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.toolResultRef(), f.failureCode(),
+        f.failureMessage()),
+        context.identity());
     return done.applyTo(wo);
   }
 
@@ -277,7 +286,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   @Override
   public LlmRoundResult degradedCall(DegradedRequest r) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     PromptContract contract = contracts.load(ContractIds.DEGRADED);
     AgentConfig agent = catalog.agent(r.agentClass());
     ObjectNode input = Json.object().put("user_input", r.userMessage()).put("agent_class", r.agentClass());
@@ -289,7 +298,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);
     }
-    return toResult(resp);
+    // The degraded contract offers no tools: its answer is the text.
+    return new LlmRoundResult.Answered(exchange(resp), resp.text());
   }
 
   static ObjectNode ho1Meta(String woId, String sessionId) {

@@ -19,15 +19,22 @@ import java.util.List;
 public final class Ho2ActivitiesImpl implements Ho2Activities {
   private final Ledgers ledgers;
   private final AttentionAssembler attention;
+  private final ActivityContextSource context;
 
   public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention) {
+    this(ledgers, attention, ActivityContextSource.TEMPORAL);
+  }
+
+  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
+  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context) {
     this.ledgers = ledgers;
     this.attention = attention;
+    this.context = java.util.Objects.requireNonNull(context, "context");
   }
 
   @Override
   public Ho2RecordResult record(Ho2Record record) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     Ledger ho2 = ledgers.ho2(record.agentClass());
     String traceHash = null;
     if (record.events().stream().anyMatch(Ho2Event::withTraceHash)) {
@@ -48,6 +55,6 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
 
   @Override
   public AttentionResult attend(AttentionRequest request) {
-    return attention.assemble(request, ActivityIdentity.current().runKey("ATTENTION_ASSEMBLED/" + request.turn()));
+    return attention.assemble(request, context.identity().runKey("ATTENTION_ASSEMBLED/" + request.turn()));
   }
 }

@@ -17,10 +17,17 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   private final Catalog catalog;
   private final Ledgers ledgers;
+  private final ActivityContextSource context;
 
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers) {
+    this(catalog, ledgers, ActivityContextSource.TEMPORAL);
+  }
+
+  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context) {
     this.catalog = catalog;
     this.ledgers = ledgers;
+    this.context = java.util.Objects.requireNonNull(context, "context");
   }
 
   @Override
@@ -48,7 +55,7 @@ public final class SessionActivitiesImpl implements SessionActivities {
    */
   @Override
   public String record(SessionEvent event) {
-    ActivityIdentity id = ActivityIdentity.current();
+    ActivityIdentity id = context.identity();
     var meta = (com.fasterxml.jackson.databind.node.ObjectNode) event.metadata();
     meta.put("session_id", event.sessionId());
     meta.put("tier", "hot");

@@ -26,9 +26,12 @@ import java.util.Optional;
  * back from the entry the first attempt wrote.
  */
 final class WorkOrderCompletion {
-  /** What is being finished: the work order's identity, its cost, and its final text or failure. */
+  /**
+   * What is being finished: the work order's identity, its cost, and its final text, the TOOL_CALL
+   * entry holding a tool_call work order's result ({@code toolResultRef}), or its failure.
+   */
   record Closing(String woId, String sessionId, WoType woType, String contractId, WoCost cost, String finalText,
-      String failureCode, String failureMessage) {}
+      String toolResultRef, String failureCode, String failureMessage) {}
 
   private final ContractLoader contracts;
   private final Ledgers ledgers;
@@ -76,10 +79,10 @@ final class WorkOrderCompletion {
   }
 
   private WoOutcome complete(Closing c, String now) {
-    String text = c.finalText();
-    if (text != null && text.startsWith("ref:")) {
-      return WoOutcome.completed(Json.object().put("tool_entry_id", text.substring(4)), now, c.cost());
+    if (c.toolResultRef() != null) {
+      return WoOutcome.completed(Json.object().put("tool_entry_id", c.toolResultRef()), now, c.cost());
     }
+    String text = c.finalText();
     PromptContract contract = contracts.load(c.contractId());
     JsonNode output;
     if (contract.structuredOutput()) {

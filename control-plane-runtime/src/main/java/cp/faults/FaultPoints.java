@@ -1,35 +1,28 @@
 package cp.faults;
 
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.ServiceLoader;
 
 /**
- * Test-only: named points where a worker can be made to stop, so a test can SIGKILL it exactly there.
+ * The named points where a test may stop a worker so that it can SIGKILL it exactly there, and
+ * the static facade the product calls at them: each call goes to the installed {@link FaultHook},
+ * {@link FaultHook#NONE} (nothing happens) unless a test installs another.
  *
- * <p>Off by default, and then every call is one volatile read. {@code cpctl worker} turns it on
- * only when its environment has {@code CP_FAULT_PAUSE}, a variable no deployment sets:
- * <ul>
- *   <li>{@code CP_FAULT_PAUSE=<point>[,<point>...]}: the first time this process reaches a named
- *       point it prints {@code cp-fault: paused at <point>} on the worker's stdout and blocks that
- *       thread for good (until the process is killed);
- *   <li>{@code CP_FAULT_PAUSE=none}: pause nowhere, only trace.
- * </ul>
- * While on, every point passed prints {@code cp-fault: at <point>}, so a test can count how often
- * work ran in each process (a tool that ran twice shows two {@code at tool-call} lines).
- *
- * <p>Points: {@link #TOOL_CALL} (a tool is about to run inside its activity),
- * {@link #ATTENTION} (attention has read the ledgers and not yet written ATTENTION_ASSEMBLED),
+ * <p>Points: {@link #TOOL_CALL} (a tool is about to run inside its activity), {@link #ATTENTION}
+ * (attention has read the ledgers and not yet written ATTENTION_ASSEMBLED),
  * {@code ledger-written:<EVENT_TYPE>} (the entry's line is on disk but the append is not yet
  * acknowledged: head not updated, caller not returned) and {@code ledger-torn:<EVENT_TYPE>}
  * (only the first half of the line is on disk: a torn write).
+ *
+ * <p>{@code cpctl worker} calls {@link #configure} with its environment: when {@code
+ * CP_FAULT_PAUSE} is set, the hook comes from a {@link FaultHookFactory} on the classpath. The
+ * tests have one (cpctl started from the test classpath honours the variable); the production jar
+ * has none and says so in one line instead of ignoring the variable silently.
  */
 public final class FaultPoints {
-  /** The only switch. */
+  /** The only switch (read by {@code cpctl worker}). */
   public static final String ENV = "CP_FAULT_PAUSE";
   /** Value that traces without pausing. */
   public static final String NONE = "none";
@@ -37,61 +30,57 @@ public final class FaultPoints {
   public static final String ATTENTION = "attention";
   public static final String LEDGER_WRITTEN = "ledger-written";
   public static final String LEDGER_TORN = "ledger-torn";
-  /** Prefix of every line this class prints. */
+  /** Prefix of every line fault injection prints. */
   public static final String MARKER = "cp-fault: ";
+  /** The line a build without fault injection prints when {@link #ENV} is set anyway. */
+  public static final String NOT_IN_THIS_BUILD = "cpctl: " + ENV + " is set, but this build has no fault injection"
+      + " (it exists only on the test classpath); ignoring it";
 
-  private static final List<String> SIMPLE = List.of(TOOL_CALL, ATTENTION);
-  private static final List<String> PER_EVENT = List.of(LEDGER_WRITTEN, LEDGER_TORN);
-  private static final String EVENT_TYPE = "[A-Z][A-Z0-9_]*";
-
-  /** What is on: nothing, or tracing to {@code out} with pauses at {@code pauseAt}. */
-  private record Config(PrintStream out, Set<String> pauseAt, Set<String> paused) {}
-
-  private static volatile Config config;
+  private static volatile FaultHook hook = FaultHook.NONE;
 
   private FaultPoints() {}
 
   /**
-   * Turns fault points on when {@code env} has {@link #ENV}; prints to {@code out}.
+   * Installs the hook {@code env}'s {@link #ENV} asks for, from the first {@link FaultHookFactory}
+   * on the classpath; without the variable, {@link FaultHook#NONE}. Without a factory (the
+   * production jar) it prints {@link #NOT_IN_THIS_BUILD} to {@code err} and installs none.
    *
    * @throws IllegalArgumentException naming the variable when its value names no known point
    */
+  public static void configure(Map<String, String> env, PrintStream out, PrintStream err) {
+    configure(env, out, err, ServiceLoader.load(FaultHookFactory.class));
+  }
+
+  /** {@link #configure(Map, PrintStream, PrintStream)} with {@code out} for both streams. */
   public static void configure(Map<String, String> env, PrintStream out) {
+    configure(env, out, out);
+  }
+
+  static void configure(Map<String, String> env, PrintStream out, PrintStream err,
+      Iterable<FaultHookFactory> factories) {
     String raw = env.get(ENV);
     if (raw == null || raw.isBlank()) {
-      config = null;
+      hook = FaultHook.NONE;
       return;
     }
-    Set<String> points = ConcurrentHashMap.newKeySet();
-    for (String p : raw.split(",")) {
-      String point = p.strip();
-      if (point.equalsIgnoreCase(NONE)) {
-        continue;
-      }
-      if (!known(point)) {
-        throw new IllegalArgumentException(ENV + "='" + raw + "': '" + point + "' is not a fault point (known: "
-            + String.join(", ", SIMPLE) + ", " + LEDGER_WRITTEN + ":<EVENT_TYPE>, " + LEDGER_TORN
-            + ":<EVENT_TYPE>, or " + NONE + "); this variable is for tests only");
-      }
-      points.add(point);
+    var found = factories.iterator();
+    if (!found.hasNext()) {
+      hook = FaultHook.NONE;
+      err.println(NOT_IN_THIS_BUILD);
+      err.flush();
+      return;
     }
-    config = new Config(out, Set.copyOf(points), ConcurrentHashMap.newKeySet());
-    out.println(MARKER + "fault injection on (" + ENV + "=" + raw.strip() + "): test use only");
-    out.flush();
+    hook = found.next().create(raw, out);
   }
 
-  /** Turns fault points off (tests that configured them in-process). */
+  /** Installs {@code h} (tests that drive fault points in-process). */
+  public static void install(FaultHook h) {
+    hook = h == null ? FaultHook.NONE : h;
+  }
+
+  /** Back to {@link FaultHook#NONE}. */
   public static void disable() {
-    config = null;
-  }
-
-  private static boolean known(String point) {
-    if (SIMPLE.contains(point)) {
-      return true;
-    }
-    int colon = point.indexOf(':');
-    return colon > 0 && PER_EVENT.contains(point.substring(0, colon))
-        && point.substring(colon + 1).matches(EVENT_TYPE);
+    hook = FaultHook.NONE;
   }
 
   /** The name of a per-event point, e.g. {@code ledger-written:TOOL_CALL}. */
@@ -99,50 +88,21 @@ public final class FaultPoints {
     return point + ":" + (eventType == null ? "" : eventType.toUpperCase(Locale.ROOT));
   }
 
-  /** Passes a point: traces it, and pauses for good if it is the first arrival at a configured point. */
+  /** Passes a point (the hook may pause here for good). */
   public static void at(String point) {
-    if (armed(point)) {
-      pause(point);
-    }
+    hook.at(point);
   }
 
   /**
-   * True exactly once per process for a configured point: the caller then sets the fault up (for
-   * example writes half a line) and calls {@link #pause}. Traces the point when on.
+   * True when the hook wants the fault at this point set up: the caller then sets it up (for
+   * example writes half a line) and calls {@link #pause}.
    */
   public static boolean armed(String point) {
-    Config c = config;
-    if (c == null) {
-      return false;
-    }
-    trace(c, "at " + point);
-    return claim(c, point);
+    return hook.armed(point);
   }
 
-  /** Prints the pause marker and blocks this thread until the process dies. */
+  /** Stops this thread at {@code point}, as the hook does. */
   public static void pause(String point) {
-    Config c = config;
-    if (c != null) {
-      trace(c, "paused at " + point);
-    }
-    CountDownLatch never = new CountDownLatch(1);
-    while (true) {
-      try {
-        never.await();
-      } catch (InterruptedException e) {
-        // Stay paused: the test kills this process here; going on would defeat the fault.
-      }
-    }
-  }
-
-  private static boolean claim(Config c, String point) {
-    return c.pauseAt().contains(point) && c.paused().add(point);
-  }
-
-  private static void trace(Config c, String line) {
-    synchronized (c.out()) {
-      c.out().println(MARKER + line);
-      c.out().flush();
-    }
+    hook.pause(point);
   }
 }

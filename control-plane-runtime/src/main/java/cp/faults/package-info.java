@@ -1,7 +1,8 @@
 /**
- * Test-only fault injection: {@link cp.faults.FaultPoints} names the places where a
- * multi-process test may stop a worker (inside a tool call, inside a ledger append, inside the
- * attention step). It is off unless the worker is started with {@code CP_FAULT_PAUSE}, which a
- * real deployment never sets.
+ * Fault-injection seams: {@link cp.faults.FaultPoints} names the places where a multi-process
+ * test may stop a worker (inside a tool call, inside a ledger append, inside the attention step)
+ * and forwards each to a {@link cp.faults.FaultHook}, a no-op unless the test classpath provides
+ * one ({@code CP_FAULT_PAUSE}, a variable no deployment sets). {@link cp.faults.WriteFaults} makes
+ * chosen ledger files fail their writes in-process.
  */
 package cp.faults;

@@ -1,5 +1,7 @@
 package cp.gateway;
 
+import cp.model.RootCause;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -169,10 +171,8 @@ public final class ProviderException extends Exception {
       if (cause == null || !secret.isPresent()) {
         return cause;
       }
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains(secret.reveal())) {
-          return new RedactedCause(cause.getClass().getName() + ": " + secret.redact(cause.getMessage()));
-        }
+      if (RootCause.chain(cause).anyMatch(t -> String.valueOf(t.getMessage()).contains(secret.reveal()))) {
+        return new RedactedCause(cause.getClass().getName() + ": " + secret.redact(cause.getMessage()));
       }
       return cause;
     }

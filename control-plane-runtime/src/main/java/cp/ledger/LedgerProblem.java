@@ -1,6 +1,7 @@
 package cp.ledger;
 
 import cp.model.FailureCode;
+import cp.model.RootCause;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -67,15 +68,7 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
    * not one (an unclassified I/O error, a bug).
    */
   public static Optional<LedgerProblem> of(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof LedgerUnwritableException u) {
-        return Optional.of(u.problem());
-      }
-      if (t == t.getCause()) {
-        break;
-      }
-    }
-    return Optional.empty();
+    return RootCause.first(failure, LedgerUnwritableException.class).map(LedgerUnwritableException::problem);
   }
 
   static LedgerProblem corrupt(Path file, VerifyResult broken) {

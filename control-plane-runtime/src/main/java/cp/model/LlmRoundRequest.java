@@ -18,6 +18,7 @@ import java.util.Objects;
  * round that ends the work order (a final answer, a refusal) finishes it from
  * {@code costBefore} (validates the output, writes WO_COMPLETED or WO_FAILED).
  *
+ * @param promptRef the prepared prompt (a WO_EXECUTING entry); null only when {@code dispatched} is set
  * @param dispatched lean round 1 only: the work order to prepare first ({@code promptRef} is then null)
  * @param costBefore lean rounds: the work order's cost before this round; asks the round to finish it
  * @param woType lean rounds: the work order's type, for its completion record
@@ -41,10 +42,29 @@ public record LlmRoundRequest(
     WoCost costBefore,
     WoType woType) {
 
+  /**
+   * @throws IllegalArgumentException when the request is not one of the three shapes the runners
+   *     send: a prepared prompt ({@code prompt_ref}) or a work order to prepare ({@code
+   *     dispatched}), exactly one; finishing with both {@code cost_before} and {@code wo_type}, or
+   *     neither; preparing only in a round that also finishes
+   */
   public LlmRoundRequest {
     Objects.requireNonNull(woId, "wo_id");
     transcript = transcript == null ? List.of() : List.copyOf(transcript);
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
+    if ((promptRef == null) == (dispatched == null)) {
+      throw new IllegalArgumentException("round " + round + " of " + woId + " needs exactly one of prompt_ref (a"
+          + " prepared prompt) and dispatched (a work order to prepare); it has " + (promptRef == null ? "neither"
+          : "both"));
+    }
+    if ((costBefore == null) != (woType == null)) {
+      throw new IllegalArgumentException("round " + round + " of " + woId + " finishes its work order with both"
+          + " cost_before and wo_type or neither; it has only " + (costBefore == null ? "wo_type" : "cost_before"));
+    }
+    if (dispatched != null && costBefore == null) {
+      throw new IllegalArgumentException("round " + round + " of " + woId + " prepares its work order (dispatched)"
+          + " but does not finish it (no cost_before): only the current protocol prepares in a round");
+    }
   }
 
   /** A classic round: the prompt already prepared, nothing to finish. */

@@ -1,5 +1,6 @@
 package cp.worker;
 
+import cp.activities.ActivityContextSource;
 import cp.activities.AttentionAssembler;
 import cp.activities.Ho1ActivitiesImpl;
 import cp.activities.Ho2ActivitiesImpl;
@@ -39,6 +40,7 @@ public final class PlaneRuntime implements AutoCloseable {
   private final Gateway gateway;
   private final LlmProvider provider;
   private final ToolExecutor tools;
+  private final Clock clock;
   private final Object[] activities;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
@@ -49,12 +51,23 @@ public final class PlaneRuntime implements AutoCloseable {
     this.provider = provider;
     this.gateway = gateway;
     this.tools = tools;
+    this.clock = clock;
+    this.activities = activities(ActivityContextSource.TEMPORAL);
+  }
+
+  /**
+   * A fresh set of the activity implementations on this runtime's catalog, ledgers, gateway and
+   * tools, learning each call's identity from {@code context}: what runs them outside Temporal
+   * (the benchmark's plain loop) passes its own source; the worker's set ({@link #activities()})
+   * uses Temporal's.
+   */
+  public Object[] activities(ActivityContextSource context) {
     String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
-    this.activities = new Object[] {
+    return new Object[] {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
-            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval())),
-        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock)),
-        new SessionActivitiesImpl(catalog, ledgers)};
+            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context),
+        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock), context),
+        new SessionActivitiesImpl(catalog, ledgers, context)};
   }
 
   /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */

@@ -59,7 +59,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * session has ended or is ending (SESSION_END being written): a client waits for the session's
    * result and says when and why it ended. Until issue 12 it was the failure's type.
    */
-  public static final String SESSION_ENDED = "session_ended";
+  public static final String SESSION_ENDED = FailureCode.SESSION_ENDED.wire();
   /**
    * Version marker of issue 12's contract defence: from version 1 on the session refuses a start
    * input that is not a session's ({@code start_refused}, the workflow fails at once: a malformed
@@ -114,7 +114,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** SESSION_END's end_reason when the last turn the agent allows has completed. */
   public static final String TURN_LIMIT = "turn_limit";
   /** A turn's error_code when the agent's turn deadline passed before it had an answer. */
-  public static final String TURN_DEADLINE_EXCEEDED = "turn_deadline_exceeded";
+  public static final String TURN_DEADLINE_EXCEEDED = FailureCode.TURN_DEADLINE_EXCEEDED.wire();
   /** How long an expired session waits before it writes SESSION_END again. */
   static final Duration SESSION_END_RETRY_INTERVAL = Duration.ofMinutes(1);
   static final String UNAVAILABLE = "The service is temporarily unavailable: the supervisor failed and the direct"
@@ -513,10 +513,14 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, agentClass, n, text, left));
-      if (r.rejected()) {
-        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, r.rejectedCode(), failedTurn, null);
+      if (r instanceof LlmRoundResult.Refused refused) {
+        return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
       }
-      return costedResult(n, r.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn, r);
+      if (!(r instanceof LlmRoundResult.Answered answer)) {
+        throw new IllegalStateException("the degraded call answers or is refused; it returned " + r.kind());
+      }
+      return costedResult(n, answer.text(), TurnOutcome.DEGRADED, TurnWorkflowImpl.HO2_FAILED, failedTurn,
+          answer.exchange());
     } catch (ActivityFailure e) {
       Optional<String> ledger = ledgerProblem(e).or(() -> ledgerProblem(f));
       if (ledger.isPresent() && Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) >= 1) {
@@ -539,8 +543,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    * turn's tokens only in the total and no cost.
    */
   private TurnResult costedResult(int n, String text, String outcome, String errorCode, WoCost failedTurn,
-      LlmRoundResult degraded) {
-    List<String> ids = degraded == null ? List.of() : List.of(degraded.exchangeEntryId());
+      LlmRoundResult.Exchange degraded) {
+    List<String> ids = degraded == null ? List.of() : List.of(degraded.entryId());
     if (!round2) {
       return simpleResult(n, text, outcome, errorCode, failedTurn.totalTokens(),
           degraded == null ? 0 : degraded.inputTokens(), degraded == null ? 0 : degraded.outputTokens(), ids);

@@ -19,29 +19,32 @@ import cp.model.WorkOrder;
 import io.temporal.failure.ActivityFailure;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * HO1's tool loop as deterministic workflow code: the decisions here, the I/O in activities.
  *
- * <p>For a dispatched work order: prepare (local activity), then rounds of one gateway call each
- * (an activity), each followed by the tool calls it asked for (one activity per call), until the
- * model answers without tools; then finish (local activity). Budget is law: before every round
- * the work order must have tokens left, and the provider's reported tokens are debited after.
- * A tool_use answer in the last allowed round fails the work order with turn_limit_exceeded
- * instead of running tools nobody will read.
+ * <p>For a dispatched work order: rounds of one gateway call each (an activity), each followed by
+ * the tool calls it asked for (one activity per call), until a round ends the work order. The
+ * first round also prepares the work order (validates its input, renders the prompt, writes
+ * WO_EXECUTING) and the round that ends it also finishes it (validates the answer, writes
+ * WO_COMPLETED or WO_FAILED) and says so ({@link LlmRoundResult.Finished}): a work order that ends
+ * in an answer costs its round trips and no local activity. Prepare and finish run as local
+ * activities only where no round trip can do them: a tool_call work order, a budget spent before
+ * the first round, a round that failed, a tool that could not run, the turn limit.
  *
- * <p>Lean mode (turn workflows from version {@code lean-turn} 1 on) asks the round trips to
- * prepare and finish the work order themselves ({@link LlmRoundRequest}): a work order that ends
- * in an answer then costs its round trips and no local activity, and the history records the
- * outcome instead of the whole work order twice more. Prepare and finish still run as local
- * activities where no round trip can do them (a budget spent before the first round, a round
- * that failed, a tool that could not run, the turn limit). The classic mode stays for the
- * histories recorded before.
+ * <p>Budget is law: before every round the work order must have tokens left, and the provider's
+ * reported tokens are debited after. A tool_use answer in the last allowed round fails the work
+ * order with turn_limit_exceeded instead of running tools nobody will read.
+ *
+ * <p>Turn workflows recorded before version {@code lean-turn} 1 ran the older protocol (local
+ * prepare and finish around every work order); {@link ClassicWorkOrderRunner} keeps it for their
+ * replay.
  */
 public final class WorkOrderRunner {
   private final Ho1Activities remote;
   private final Ho1Activities local;
-  private final java.util.function.Consumer<String> onStep;
+  private final Consumer<String> onStep;
   private final boolean lean;
 
   /** What running a work order produced, beyond the work order itself. */
@@ -52,17 +55,17 @@ public final class WorkOrderRunner {
     }
   }
 
+  /** A runner of the pre-{@code lean-turn} protocol that reports no steps (tests of that protocol use it). */
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local) {
     this(remote, local, step -> { }, false);
   }
 
   /**
    * {@code onStep} hears each step ("synthesize round 2", "tool list_packages") for progress
-   * queries. With {@code lean}, the round trips prepare and finish the work order (see the class
-   * comment).
+   * queries. {@code lean} is whether the turn runs the current protocol (version {@code lean-turn}
+   * 1 on); without it the pre-{@code lean-turn} protocol runs, for histories recorded before.
    */
-  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, java.util.function.Consumer<String> onStep,
-      boolean lean) {
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, Consumer<String> onStep, boolean lean) {
     this.remote = remote;
     this.local = local;
     this.onStep = onStep;
@@ -75,67 +78,99 @@ public final class WorkOrderRunner {
       throw new IllegalStateException("work order " + dispatched.woId() + " must be dispatched, is "
           + dispatched.state().wireName());
     }
-    List<String> exchangeIds = new ArrayList<>();
-    List<ToolCallSummary> toolCalls = new ArrayList<>();
+    Run run = new Run(agentClass);
+    if (!lean) {
+      return new ClassicWorkOrderRunner(remote, local, onStep).run(dispatched, run);
+    }
     WorkOrder wo = dispatched.transitionTo(WoState.EXECUTING);
-    boolean leanRounds = lean && wo.woType() != WoType.TOOL_CALL && wo.tokensRemaining() > 0;
-    String promptRef = null;
-    if (!leanRounds) {
+    if (wo.woType() == WoType.TOOL_CALL || wo.tokensRemaining() <= 0) {
+      // No round trip to prepare the work order: prepare it here.
       PreparedWorkOrder prepared = local.prepare(dispatched);
       if (!prepared.ok()) {
-        return finish(wo, null, prepared.errorCode(), prepared.errorMessage(), exchangeIds, toolCalls);
+        return run.finishFailed(wo, prepared.errorCode(), prepared.errorMessage());
       }
-      promptRef = prepared.promptRef();
+      return wo.woType() == WoType.TOOL_CALL ? run.singleTool(wo) : run.budgetSpent(wo, 1);
     }
-    if (wo.woType() == WoType.TOOL_CALL) {
-      return runSingleTool(wo, agentClass, exchangeIds, toolCalls);
-    }
+    String promptRef = null;
     List<EntryRef> transcript = new ArrayList<>();
-    int turnLimit = wo.constraints().turnLimit();
     for (int round = 1; ; round++) {
-      long remaining = wo.tokensRemaining();
-      if (remaining <= 0) {
-        return finish(wo, null, WoErrorCode.BUDGET_EXHAUSTED, "the work order spent its budget of "
-            + wo.constraints().tokenBudget() + " tokens before round " + round, exchangeIds, toolCalls);
+      if (wo.tokensRemaining() <= 0) {
+        return run.budgetSpent(wo, round);
       }
+      onStep.accept(run.step(wo, round));
       LlmRoundResult r;
-      onStep.accept(wo.woType().wireName() + (round == 1 ? "" : " round " + round));
       try {
-        // A classic round leaves the lean fields null (left out of the payload).
         r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
             wo.constraints().promptContractId(), promptRef, transcript, wo.constraints().allowedTools(), round,
-            remaining, wo.constraints().maxTokens(), wo.constraints().temperature(),
-            leanRounds && round == 1 ? dispatched : null, leanRounds ? wo.cost() : null,
-            leanRounds ? wo.woType() : null));
+            wo.tokensRemaining(), wo.constraints().maxTokens(), wo.constraints().temperature(),
+            round == 1 ? dispatched : null, wo.cost(), wo.woType()));
       } catch (ActivityFailure f) {
-        return finish(wo, null, WoErrorCode.isLedgerFailure(RootCause.failureType(f))
-            ? WoErrorCode.LEDGER_UNWRITABLE : WoErrorCode.GATEWAY_ERROR, RootCause.applicationMessage(f), exchangeIds,
-            toolCalls);
+        return run.roundFailed(wo, f);
       }
-      if (r.promptRef() != null) {
-        promptRef = r.promptRef();
+      if (r instanceof LlmRoundResult.Finished done) {
+        return run.finished(wo, done);
       }
-      if (r.finished() != null) {
-        boolean answered = !r.rejected() && r.exchangeEntryId() != null;
-        if (answered) {
-          exchangeIds.add(r.exchangeEntryId());
-        }
-        return new Outcome(r.finished().applyTo(wo), answered ? r.text() : null, exchangeIds, toolCalls);
+      if (!(r instanceof LlmRoundResult.ToolCalls calls)) {
+        throw new IllegalStateException("a round of the current protocol ends the work order or asks for tools; "
+            + "round " + round + " of " + wo.woId() + " returned " + r.kind());
       }
-      if (r.rejected()) {
-        return finish(wo, null, WoErrorCode.ofRejection(r.rejectedCode()), r.rejectedMessage(), exchangeIds, toolCalls);
+      promptRef = calls.preparedPrompt().orElse(promptRef);
+      wo = run.costed(wo, calls.exchange(), transcript);
+      ToolRound tools = run.tools(wo, calls, round, transcript);
+      if (tools.ended() != null) {
+        return tools.ended();
       }
-      wo = wo.withCost(wo.cost().plus(WoCost.llmCall(r.inputTokens(), r.outputTokens(), r.cost())));
-      exchangeIds.add(r.exchangeEntryId());
-      transcript.add(EntryRef.hot(r.exchangeEntryId()));
-      if (r.toolUses().isEmpty()) {
-        return finish(wo, r.text(), null, null, exchangeIds, toolCalls);
-      }
+      wo = tools.workOrder();
+    }
+  }
+
+  /** After a round's tools: the work order with their cost, or how it ended ({@code ended} set). */
+  record ToolRound(WorkOrder workOrder, Outcome ended) {
+    static ToolRound ended(Outcome outcome) {
+      return new ToolRound(null, outcome);
+    }
+  }
+
+  /**
+   * One work order's run: what it has produced so far (exchanges, tool calls) and the steps both
+   * protocols share. Each step's commands are the same in both.
+   */
+  final class Run {
+    private final String agentClass;
+    private final List<String> exchangeIds = new ArrayList<>();
+    private final List<ToolCallSummary> toolCalls = new ArrayList<>();
+
+    Run(String agentClass) {
+      this.agentClass = agentClass;
+    }
+
+    String agentClass() {
+      return agentClass;
+    }
+
+    String step(WorkOrder wo, int round) {
+      return wo.woType().wireName() + (round == 1 ? "" : " round " + round);
+    }
+
+    /** The work order after an exchange: its tokens debited, the exchange on record and in the transcript. */
+    WorkOrder costed(WorkOrder wo, LlmRoundResult.Exchange exchange, List<EntryRef> transcript) {
+      exchangeIds.add(exchange.entryId());
+      transcript.add(EntryRef.hot(exchange.entryId()));
+      return wo.withCost(wo.cost().plus(exchange.woCost()));
+    }
+
+    /**
+     * Runs the tools a round asked for, unless the round was the last allowed: the work order with
+     * each tool's cost when the loop goes on, else how it ended.
+     */
+    ToolRound tools(WorkOrder wo, LlmRoundResult.ToolCalls calls, int round, List<EntryRef> transcript) {
+      int turnLimit = wo.constraints().turnLimit();
       if (round >= turnLimit) {
-        return finish(wo, null, WoErrorCode.TURN_LIMIT_EXCEEDED, "the model asked for tools in round " + round
-            + " but the work order allows " + turnLimit + " round(s)", exchangeIds, toolCalls);
+        return ToolRound.ended(finishFailed(wo, WoErrorCode.TURN_LIMIT_EXCEEDED, "the model asked for tools in round "
+            + round + " but the work order allows " + turnLimit + " round(s)"));
       }
-      for (ToolUse use : r.toolUses()) {
+      WorkOrder costed = wo;
+      for (ToolUse use : calls.toolUses()) {
         onStep.accept("tool " + use.name());
         ToolCallResult t;
         try {
@@ -143,42 +178,69 @@ public final class WorkOrderRunner {
               wo.constraints().allowedTools(), round));
         } catch (ActivityFailure f) {
           if (WoErrorCode.isLedgerFailure(RootCause.failureType(f))) {
-            return finish(wo, null, WoErrorCode.LEDGER_UNWRITABLE, RootCause.applicationMessage(f), exchangeIds,
-                toolCalls);
+            return ToolRound.ended(finishFailed(costed, WoErrorCode.LEDGER_UNWRITABLE,
+                RootCause.applicationMessage(f)));
           }
-          return finish(wo, null, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
-              + RootCause.applicationMessage(f), exchangeIds, toolCalls);
+          return ToolRound.ended(finishFailed(costed, WoErrorCode.TOOL_ERROR, "tool " + use.name() + " could not run: "
+              + RootCause.applicationMessage(f)));
         }
-        wo = wo.withCost(wo.cost().plus(WoCost.toolCall()));
+        costed = costed.withCost(costed.cost().plus(WoCost.toolCall()));
         transcript.add(EntryRef.ho1(t.entryId()));
         toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
       }
+      return new ToolRound(costed, null);
     }
-  }
 
-  private Outcome runSingleTool(WorkOrder wo, String agentClass, List<String> exchangeIds,
-      List<ToolCallSummary> toolCalls) {
-    var in = wo.inputContext();
-    String name = in.path("tool_name").asText("");
-    ToolUse use = new ToolUse("wo-" + wo.woId(), name, in.get("arguments"));
-    try {
-      ToolCallResult t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
-          wo.constraints().allowedTools(), 1));
-      WorkOrder costed = wo.withCost(wo.cost().plus(WoCost.toolCall()));
-      toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
-      if (!t.ok()) {
-        return finish(costed, null, WoErrorCode.TOOL_ERROR, "tool " + name + " ended " + t.status()
-            + (t.errorCode() == null ? "" : " (" + t.errorCode() + ")"), exchangeIds, toolCalls);
+    /** A round that ended the work order itself. */
+    Outcome finished(WorkOrder wo, LlmRoundResult.Finished done) {
+      done.answer().ifPresent(a -> exchangeIds.add(a.entryId()));
+      return new Outcome(done.outcome().applyTo(wo), done.answer().isPresent() ? done.text() : null, exchangeIds,
+          toolCalls);
+    }
+
+    /** A round trip that failed: the ledger could not record it, or the gateway could not send it. */
+    Outcome roundFailed(WorkOrder wo, ActivityFailure f) {
+      return finishFailed(wo, WoErrorCode.isLedgerFailure(RootCause.failureType(f))
+          ? WoErrorCode.LEDGER_UNWRITABLE : WoErrorCode.GATEWAY_ERROR, RootCause.applicationMessage(f));
+    }
+
+    Outcome budgetSpent(WorkOrder wo, int round) {
+      return finishFailed(wo, WoErrorCode.BUDGET_EXHAUSTED, "the work order spent its budget of "
+          + wo.constraints().tokenBudget() + " tokens before round " + round);
+    }
+
+    /** A tool_call work order: its one tool, run directly; its result is the TOOL_CALL entry. */
+    Outcome singleTool(WorkOrder wo) {
+      var in = wo.inputContext();
+      String name = in.path("tool_name").asText("");
+      ToolUse use = new ToolUse("wo-" + wo.woId(), name, in.get("arguments"));
+      try {
+        ToolCallResult t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
+            wo.constraints().allowedTools(), 1));
+        WorkOrder costed = wo.withCost(wo.cost().plus(WoCost.toolCall()));
+        toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
+        if (!t.ok()) {
+          return finishFailed(costed, WoErrorCode.TOOL_ERROR, "tool " + name + " ended " + t.status()
+              + (t.errorCode() == null ? "" : " (" + t.errorCode() + ")"));
+        }
+        return finishWith(WoFinishRequest.toolResult(costed, t.entryId()), null);
+      } catch (ActivityFailure f) {
+        return finishFailed(wo, WoErrorCode.TOOL_ERROR, RootCause.applicationMessage(f));
       }
-      return finish(costed, "ref:" + t.entryId(), null, null, exchangeIds, toolCalls);
-    } catch (ActivityFailure f) {
-      return finish(wo, null, WoErrorCode.TOOL_ERROR, RootCause.applicationMessage(f), exchangeIds, toolCalls);
     }
-  }
 
-  private Outcome finish(WorkOrder wo, String text, String code, String message, List<String> exchangeIds,
-      List<ToolCallSummary> toolCalls) {
-    WorkOrder done = local.finish(new WoFinishRequest(wo, text, code, message));
-    return new Outcome(done, text, exchangeIds, toolCalls);
+    /** Finishes the work order with its final answer (validated by the finish step). */
+    Outcome finishAnswered(WorkOrder wo, String text) {
+      return finishWith(new WoFinishRequest(wo, text, null, null), text);
+    }
+
+    Outcome finishFailed(WorkOrder wo, String code, String message) {
+      return finishWith(new WoFinishRequest(wo, null, code, message), null);
+    }
+
+    private Outcome finishWith(WoFinishRequest request, String finalText) {
+      WorkOrder done = local.finish(request);
+      return new Outcome(done, finalText, exchangeIds, toolCalls);
+    }
   }
 }

@@ -86,4 +86,51 @@ class FaultPointsTest {
     assertTrue(e.getMessage().startsWith("CP_FAULT_PAUSE='tool-cal'"), e.getMessage());
     assertTrue(e.getMessage().contains("tool-call, attention"), e.getMessage());
   }
+
+  @Test
+  void withoutAFaultHookFactory_theVariableIsReportedInOneLine_andEveryPointDoesNothing() {
+    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+    FaultPoints.configure(Map.of(FaultPoints.ENV, FaultPoints.TOOL_CALL), out, err, java.util.List.of());
+
+    FaultPoints.at(FaultPoints.TOOL_CALL); // would block this thread for good with a hook
+    assertFalse(FaultPoints.armed(FaultPoints.TOOL_CALL));
+    assertEquals("", printed());
+    assertEquals(FaultPoints.NOT_IN_THIS_BUILD + System.lineSeparator(), errBytes.toString(StandardCharsets.UTF_8));
+    assertTrue(FaultPoints.NOT_IN_THIS_BUILD.contains("CP_FAULT_PAUSE")
+        && FaultPoints.NOT_IN_THIS_BUILD.contains("no fault injection"));
+  }
+
+  @Test
+  void anInstalledHook_hearsEveryPointTheProductPasses() {
+    java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    FaultPoints.install(new FaultHook() {
+      @Override
+      public void at(String point) {
+        heard.add("at " + point);
+      }
+
+      @Override
+      public boolean armed(String point) {
+        heard.add("armed " + point);
+        return false;
+      }
+    });
+
+    FaultPoints.at(FaultPoints.ATTENTION);
+    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "llm_call")));
+
+    assertEquals(java.util.List.of("at attention", "armed ledger-torn:LLM_CALL"), heard);
+  }
+
+  /** The environment-driven hook is test code: the product's classes hold only the no-op seam. */
+  @Test
+  void theEnvironmentDrivenHookIsNotAMainClass() throws Exception {
+    var factories = java.util.ServiceLoader.load(FaultHookFactory.class).stream().map(p -> p.type()).toList();
+    assertEquals(java.util.List.of(EnvFaultHook.Factory.class), factories);
+    String where = EnvFaultHook.class.getProtectionDomain().getCodeSource().getLocation().toString();
+    String main = FaultPoints.class.getProtectionDomain().getCodeSource().getLocation().toString();
+    assertFalse(where.equals(main), "EnvFaultHook is loaded from " + where + ", the product's own classes");
+  }
 }

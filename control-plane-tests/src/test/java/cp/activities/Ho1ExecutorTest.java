@@ -151,6 +151,21 @@ class Ho1ExecutorTest {
   }
 
   @Test
+  void modelAnswerThatLooksLikeAToolReference_isValidatedAsAnAnswer_notTakenAsAToolResult() {
+    // A tool_call work order's result travels as a typed reference (WoFinishRequest.toolResultRef),
+    // not as a "ref:" final text, so no model answer can pass for one.
+    h.run(WorkOrders.toolCall("list_packages", Json.object()));
+    String toolEntry = h.ho1("TOOL_CALL").get(0).entryId();
+    provider.thenText("ref:" + toolEntry, 100, 10);
+
+    WorkOrder wo = h.run(WorkOrders.synthesize("how many packages?")).workOrder();
+
+    assertEquals(WoState.FAILED, wo.state(), String.valueOf(wo.outputResult()));
+    assertEquals("output_schema_invalid", wo.error().code());
+    assertNull(wo.outputResult());
+  }
+
+  @Test
   void completedWorkOrder_isInStateCompletedWithNoError() { // seed 5
     provider.thenText(CLASSIFY_JSON, 10, 5);
 

@@ -2,6 +2,7 @@ package cp.activities;
 
 import static cp.activities.ScriptedProvider.use;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,10 +80,12 @@ class Ho1IdempotencyTest {
     assertEquals(1, provider.requestsInRound(2));
     List<LostCompletions.Attempt<LlmRoundResult>> round1 = ho1.llmAttempts(1);
     assertEquals(List.of(1, 2), round1.stream().map(LostCompletions.Attempt::attempt).toList());
-    assertFalse(round1.get(0).result().replayed());
-    assertTrue(round1.get(1).result().replayed(), "the retry was answered from the EXCHANGE record");
-    assertEquals(round1.get(0).result().exchangeEntryId(), round1.get(1).result().exchangeEntryId());
-    assertEquals(round1.get(0).result().toolUses(), round1.get(1).result().toolUses());
+    var first = assertInstanceOf(LlmRoundResult.ToolCalls.class, round1.get(0).result());
+    var retry = assertInstanceOf(LlmRoundResult.ToolCalls.class, round1.get(1).result());
+    assertFalse(first.exchange().replayed());
+    assertTrue(retry.exchange().replayed(), "the retry was answered from the EXCHANGE record");
+    assertEquals(first.exchange().entryId(), retry.exchange().entryId());
+    assertEquals(first.toolUses(), retry.toolUses());
 
     assertEquals(2, h.successfulExchanges().size());
     assertEquals(2, h.hot("EXCHANGE").size());
@@ -102,7 +105,8 @@ class Ho1IdempotencyTest {
 
     assertEquals("2 packages", out.workOrder().outputResult().path("response_text").asText());
     assertEquals(2, provider.requests.size());
-    assertTrue(ho1.llmAttempts(2).get(1).result().replayed());
+    var retried = assertInstanceOf(LlmRoundResult.Finished.class, ho1.llmAttempts(2).get(1).result());
+    assertTrue(retried.answer().orElseThrow().replayed());
     assertEquals(2, h.ho1("LLM_CALL").size());
     assertEquals(2, h.successfulExchanges().size());
   }
@@ -132,7 +136,8 @@ class Ho1IdempotencyTest {
 
     List<LostCompletions.Attempt<LlmRoundResult>> round2 = ho1.llmAttempts(2);
     assertEquals(2, round2.size(), "the final round ran twice");
-    assertEquals(round2.get(0).result().finished(), round2.get(1).result().finished(),
+    assertEquals(((LlmRoundResult.Finished) round2.get(0).result()).outcome(),
+        ((LlmRoundResult.Finished) round2.get(1).result()).outcome(),
         "the retry finishes the work order as the first attempt did, completion time included");
     List<LedgerEntry> done = h.ho1("WO_COMPLETED");
     assertEquals(1, done.size());

@@ -157,4 +157,33 @@ class SessionActivitiesImplTest {
       env.close();
     }
   }
+
+  /**
+   * Issue 12: an activity implementation learns its identity from the ActivityContextSource it was
+   * built with, so code outside Temporal (the benchmark) runs it with no worker and no
+   * thread-local switch; the idempotency key comes from that identity.
+   */
+  @Test
+  void record_outsideTemporal_takesItsIdentityFromTheInjectedContextSource() {
+    ActivityContextSource fixed = new ActivityContextSource() {
+      @Override
+      public ActivityIdentity identity() {
+        return new ActivityIdentity(SID, "run-1", "7", 1, false);
+      }
+
+      @Override
+      public <T> T heartbeating(java.util.concurrent.Callable<T> call) throws Exception {
+        return call.call();
+      }
+    };
+    SessionActivitiesImpl direct = new SessionActivitiesImpl(catalog, ledgers, fixed);
+    SessionEvent start = new SessionEvent("SESSION_START", "SESSION_START", SID, "STARTED", "started",
+        Json.object().put("agent_class", "ADMIN"));
+
+    String first = direct.record(start);
+    String again = direct.record(start);
+
+    assertEquals(first, again, "the same identity and key: written once");
+    assertEquals(1, ledgers.hot().byEventType("SESSION_START").size());
+  }
 }

@@ -2,6 +2,7 @@ package cp.cli;
 
 import static cp.cli.LedgerLines.ofType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -82,6 +83,27 @@ class MultiProcessCrashIT {
       procs.close();
     }
     server.close();
+  }
+
+  /** The production jar has no fault injection: a worker started from it says so in one line and runs on. */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void jarWorkerWithCpFaultPause_saysItHasNoFaultInjection_andRunsWithoutIt() throws Exception {
+    procs = new CpctlProcesses(dir);
+    Map<String, String> env = new HashMap<>();
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    env.put("CP_HOME", dir.resolve("home").toString());
+    env.put("CP_TASK_QUEUE", "crash-jar-no-faults");
+    env.put("CP_PROVIDER", "offline");
+    env.put(FaultPoints.ENV, FaultPoints.TOOL_CALL);
+
+    CpctlProcesses.Cli worker = procs.start("jar-worker", env, "worker");
+    worker.awaitOutput("sticky off");
+
+    assertEquals(List.of(FaultPoints.NOT_IN_THIS_BUILD), worker.stderr().lines().filter(l -> l.contains(FaultPoints.ENV))
+        .toList(), worker::stderr);
+    assertFalse(worker.stdout().contains(FaultPoints.MARKER), worker::stdout);
+    worker.stop();
   }
 
   // ------------------------------------------------------------------ the kill points
@@ -199,7 +221,8 @@ class MultiProcessCrashIT {
     Crash run() throws Exception {
       server.setDispatcher(model);
       server.start(InetAddress.getLoopbackAddress(), 0);
-      procs = new CpctlProcesses(dir).describing(() -> model.describe() + "\n" + devServer.describe());
+      // Workers start from the test classpath: only it has the CP_FAULT_PAUSE hook (cp.faults.EnvFaultHook).
+      procs = CpctlProcesses.onClasspath(dir).describing(() -> model.describe() + "\n" + devServer.describe());
       home = dir.resolve("home");
       Map<String, String> env = new HashMap<>();
       env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);

@@ -110,6 +110,50 @@ class FailureCodeTest {
     assertEquals(FailureCode.TURN_DEADLINE_EXCEEDED.wire(), SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED);
   }
 
+  /**
+   * Literals that spell a failure code's wire string but belong to another vocabulary: an
+   * EXCHANGE's outcome, a tool result's error code.
+   */
+  private static final Set<String> OTHER_VOCABULARIES = Set.of(
+      "cp/gateway/ExchangeRecords.java \"timeout\"", "cp/tools/ToolErrorCodes.java \"not_found\"");
+
+  /**
+   * Every code is defined once, in FailureCode: a second spelling of its wire string (a literal
+   * in a list of codes to retry or not, a constant of its own) or a second retryability (a
+   * {@code boolean retryable} field, a literal {@code setNonRetryable(true)}, a switch deciding
+   * which kinds retry) in the main sources fails here.
+   */
+  @Test
+  void everyCodeAndItsRetryabilityAreDefinedInFailureCodeOnly() {
+    java.util.regex.Pattern literal = java.util.regex.Pattern.compile("\"([a-z0-9_]+)\"");
+    java.util.regex.Pattern ownRetryability = java.util.regex.Pattern.compile(
+        "boolean\\s+retryable\\s*[;=,)]|setNonRetryable\\(\\s*(true|false)\\s*\\)|retryable\\(\\)\\s*\\{\\s*return\\s+(true|false|switch)");
+    Set<String> wires = new java.util.HashSet<>(WIRE);
+    List<String> found = new java.util.ArrayList<>();
+    for (var file : SourceScan.mainSources()) {
+      String name = file.toString().replace('\\', '/');
+      if (name.endsWith("/cp/model/FailureCode.java")) {
+        continue;
+      }
+      for (SourceScan.Line line : SourceScan.lines(file)) {
+        if (line.text().strip().startsWith("*") || line.text().strip().startsWith("//")) {
+          continue;
+        }
+        var m = literal.matcher(line.text());
+        while (m.find()) {
+          String key = name.substring(name.indexOf("/cp/") + 1) + " \"" + m.group(1) + "\"";
+          if (wires.contains(m.group(1)) && !OTHER_VOCABULARIES.contains(key)) {
+            found.add("code spelled again: " + line);
+          }
+        }
+        if (ownRetryability.matcher(line.text()).find()) {
+          found.add("retryability decided again: " + line);
+        }
+      }
+    }
+    assertEquals(List.of(), found, "derive these from cp.model.FailureCode");
+  }
+
   @Test
   void aRefusedRoundFailsItsWorkOrderWithBudgetOrGatewayError() {
     assertEquals(FailureCode.BUDGET_EXHAUSTED, FailureCode.ofRejection("budget_exhausted"));

@@ -88,4 +88,45 @@ class RootCauseTest {
       return this;
     }
   }
+
+  @Test
+  void chainWalksEveryCauseOnceAndStopsAtASelfCause() {
+    IOException io = new IOException("refused");
+    RuntimeException outer = new RuntimeException("outer", new IllegalStateException("mid", io));
+    assertEquals(java.util.List.of("outer", "mid", "refused"), RootCause.chain(outer).map(Throwable::getMessage).toList());
+    assertEquals(1, RootCause.chain(new SelfCaused("loop")).count());
+  }
+
+  @Test
+  void firstAndInnermostOfATypeFindTheOutermostAndTheInnermostMatch() {
+    ApplicationFailure inner = ApplicationFailure.newFailure("inner", "a");
+    ApplicationFailure outer = ApplicationFailure.newBuilder().setMessage("outer").setType("b").setCause(inner).build();
+    RuntimeException wrapped = crossedTemporal(outer);
+    assertSame(outer, RootCause.first(wrapped, ApplicationFailure.class).orElseThrow());
+    assertSame(inner, RootCause.innermost(wrapped, ApplicationFailure.class).orElseThrow());
+    assertEquals(Optional.empty(), RootCause.first(wrapped, IOException.class));
+  }
+
+  /**
+   * The one root-cause helper: no other main source walks a cause chain itself (a loop over
+   * {@code getCause()}); each such copy answered one of RootCause's questions slightly differently
+   * (some without the self-cause guard).
+   */
+  @Test
+  void noMainSourceWalksACauseChainButRootCause() {
+    java.util.regex.Pattern loop = java.util.regex.Pattern.compile(
+        "(for|while)\\s*\\(.*getCause\\(\\)|\\b(\\w+)\\s*=\\s*\\2\\.getCause\\(\\)");
+    java.util.List<String> found = new java.util.ArrayList<>();
+    for (var file : SourceScan.mainSources()) {
+      if (file.toString().replace('\\', '/').endsWith("/cp/model/RootCause.java")) {
+        continue;
+      }
+      for (SourceScan.Line line : SourceScan.lines(file)) {
+        if (loop.matcher(line.text()).find()) {
+          found.add(line.toString());
+        }
+      }
+    }
+    assertEquals(java.util.List.of(), found, "use cp.model.RootCause");
+  }
 }

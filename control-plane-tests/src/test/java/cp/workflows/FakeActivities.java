@@ -75,13 +75,15 @@ final class FakeActivities {
     final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
 
     LlmRoundResult text(String t) {
-      return new LlmRoundResult("LED-x" + ids.incrementAndGet(), t, List.of(), "stop", tokensPerCall / 2,
-          tokensPerCall / 2, 0.001, "fake-model", false, null, null);
+      return new LlmRoundResult.Answered(new LlmRoundResult.Exchange("LED-x" + ids.incrementAndGet(), tokensPerCall / 2,
+          tokensPerCall / 2, 0.001, "fake-model", false, "stop"), t);
     }
 
     LlmRoundResult toolUse(String tool, JsonNode args) {
-      return new LlmRoundResult("LED-x" + ids.incrementAndGet(), "", List.of(new ToolUse("tu-" + ids.get(), tool, args)),
-          "tool_use", tokensPerCall / 2, tokensPerCall / 2, 0.001, "fake-model", false, null, null);
+      var exchange = new LlmRoundResult.Exchange("LED-x" + ids.incrementAndGet(), tokensPerCall / 2, tokensPerCall / 2,
+          0.001, "fake-model", false, "tool_use");
+      return new LlmRoundResult.ToolCalls(exchange, List.of(new ToolUse("tu-" + ids.get(), tool, args)),
+          java.util.Optional.empty());
     }
 
     @Override
@@ -124,18 +126,24 @@ final class FakeActivities {
 
     /** As the real lean round does: round 1 reports its prompt entry, a final answer finishes the WO. */
     private LlmRoundResult lean(LlmRoundRequest r, LlmRoundResult result) {
-      String promptRef = r.dispatched() == null ? null : "LED-prompt-" + r.woId();
-      if (!result.toolUses().isEmpty() || result.rejected()) {
-        return result.withLean(promptRef, null);
+      var promptRef = r.dispatched() == null ? java.util.Optional.<String>empty()
+          : java.util.Optional.of("LED-prompt-" + r.woId());
+      if (result instanceof LlmRoundResult.ToolCalls calls) {
+        return new LlmRoundResult.ToolCalls(calls.exchange(), calls.toolUses(), promptRef);
       }
-      WoCost cost = r.costBefore().plus(WoCost.llmCall(result.inputTokens(), result.outputTokens(), result.cost()));
+      if (result instanceof LlmRoundResult.Refused refused) {
+        return new LlmRoundResult.Finished(WoOutcome.failed(refused.code(), refused.message(), COMPLETED_AT,
+            r.costBefore()), java.util.Optional.empty(), null);
+      }
+      var answered = (LlmRoundResult.Answered) result;
+      WoCost cost = r.costBefore().plus(answered.exchange().woCost());
       WoOutcome outcome;
       try {
-        outcome = WoOutcome.completed(Json.parse(result.text()), COMPLETED_AT, cost);
+        outcome = WoOutcome.completed(Json.parse(answered.text()), COMPLETED_AT, cost);
       } catch (IllegalArgumentException e) {
         outcome = WoOutcome.failed("output_schema_invalid", e.getMessage(), COMPLETED_AT, cost);
       }
-      return result.withLean(promptRef, outcome);
+      return new LlmRoundResult.Finished(outcome, java.util.Optional.of(answered.exchange()), answered.text());
     }
 
     @Override
@@ -170,8 +178,8 @@ final class FakeActivities {
       if (failDegraded) {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
       }
-      return new LlmRoundResult("LED-deg" + ids.incrementAndGet(), degradedText, List.of(), "stop", 10, 5,
-          degradedCost, "fake", false, null, null);
+      return new LlmRoundResult.Answered(new LlmRoundResult.Exchange("LED-deg" + ids.incrementAndGet(), 10, 5,
+          degradedCost, "fake", false, "stop"), degradedText);
     }
 
     long synthesizeRounds() {

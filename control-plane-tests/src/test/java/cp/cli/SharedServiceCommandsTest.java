@@ -42,6 +42,19 @@ class SharedServiceCommandsTest {
     }
   }
 
+  /** A loaded machine's worker writes a new session's SESSION_START well within this. */
+  static final java.time.Duration SESSION_START_WRITTEN_WITHIN = java.time.Duration.ofSeconds(15);
+  static final java.time.Duration SESSION_LIST_POLL = java.time.Duration.ofMillis(200);
+
+  private static void sleepQuietly(java.time.Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static String startSession() {
     var r = run(env, "session", "start");
     assertEquals(Cpctl.OK, r.code(), r::describe);
@@ -126,9 +139,18 @@ class SharedServiceCommandsTest {
   @Test
   void sessionsAgainstTheDevServer_fallsBackToTheLedger() {
     String sid = startSession();
+    // `session start` returns once the service has the workflow; its worker writes SESSION_START
+    // (what the ledger fallback reads) moments later, so the listing may need a few looks.
+    long deadline = System.nanoTime() + SESSION_START_WRITTEN_WITHIN.toNanos();
     var r = run(env, "sessions");
+    while (r.code() == Cpctl.OK && r.out().lines().noneMatch(l -> l.startsWith(sid + " "))
+        && System.nanoTime() < deadline) {
+      sleepQuietly(SESSION_LIST_POLL);
+      r = run(env, "sessions");
+    }
     assertEquals(Cpctl.OK, r.code(), r::describe);
-    assertTrue(r.out().lines().anyMatch(l -> l.startsWith(sid + " ") && l.contains("ADMIN")), r::describe);
+    var listed = r;
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith(sid + " ") && l.contains("ADMIN")), listed::describe);
   }
 
   @Test

@@ -139,6 +139,17 @@ class ClientListTest {
   }
 
   @Test
+  void connect_byAddressAndNamespace_reachesTheService() {
+    ControlPlaneClient own = ControlPlaneClient.connect("127.0.0.1:" + server.getPort(), "sessions-ns");
+    try {
+      assertEquals(4, own.list().size());
+      assertEquals("sessions-ns", requests.get(requests.size() - 1).getNamespace());
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
   void list_withAFilterAndALimit_andsTheFilter_andStopsAtTheLimit() {
     List<SessionListing> some = client.list("CpAgentClass=\"ADMIN\"", 3);
     assertEquals(3, some.size());

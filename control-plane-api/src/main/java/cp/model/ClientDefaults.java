@@ -14,5 +14,15 @@ public final class ClientDefaults {
    */
   public static final Duration SERVICE_LOST_AFTER = Duration.ofSeconds(30);
 
+  /**
+   * How often a client following a running turn asks it which step it is in (the per-turn
+   * {@code progress} Query): often enough that a display keeps up with a step of a few hundred
+   * milliseconds, seldom enough to cost the service a handful of Queries a second.
+   */
+  public static final Duration PROGRESS_POLL_INTERVAL = Duration.ofMillis(150);
+
+  /** Most sessions one listing returns: a screenful or a page, not the whole history of a busy namespace. */
+  public static final int LIST_LIMIT = 200;
+
   private ClientDefaults() {}
 }

@@ -4,14 +4,10 @@ import cp.client.ClientException;
 import cp.client.SessionEndedException;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
-import cp.workflows.TurnWorkflow;
-import cp.model.WorkOrderIds;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -26,9 +22,6 @@ import picocli.CommandLine.Option;
 @Command(name = "chat", mixinStandardHelpOptions = true,
     description = "Chat with an agent (admin> prompt); 'exit', 'quit' or end of input ends the session.")
 final class ChatCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
-  /** How often the progress display asks the turn which step it is in. */
-  static final long PROGRESS_POLL_MS = 150;
-
   @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT). Default: ${DEFAULT-VALUE}.")
   String agent;
 
@@ -136,37 +129,27 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
 
   private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive)
       throws InterruptedException {
-    CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text));
     Progress progress = new Progress(err(), interactive);
-    String childId = WorkOrderIds.turnWorkflow(sid, turn);
-    while (true) {
-      try {
-        TurnResult r = result.get(PROGRESS_POLL_MS, TimeUnit.MILLISECONDS);
-        progress.clear();
-        TurnPrinter.print(out, r);
-        return;
-      } catch (TimeoutException e) {
-        progress.show(step(plane, childId));
-      } catch (ExecutionException e) {
-        progress.clear();
-        Throwable cause = e.getCause();
-        if (cause instanceof SessionEndedException ended) {
-          throw ended;
-        }
-        if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
-          err().println("cpctl: " + ce.getMessage());
-          return;
-        }
-        throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause);
-      }
-    }
-  }
-
-  private static String step(CliPlane plane, String childId) {
+    // The client reads the turn's progress (the per-turn Query) and reports each new step; the
+    // turn runs on another thread so this one stays interruptible.
+    CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(
+        () -> plane.client.turn(sid, text, interactive ? progress::show : null));
     try {
-      return plane.connection.client().newWorkflowStub(TurnWorkflow.class, childId).progress();
-    } catch (RuntimeException e) {
-      return "starting";
+      TurnResult r = result.get();
+      progress.clear();
+      TurnPrinter.print(out, r);
+    } catch (ExecutionException e) {
+      progress.clear();
+      Throwable cause = e.getCause();
+      if (cause instanceof SessionEndedException ended) {
+        throw ended;
+      }
+      if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
+        err().println("cpctl: " + Cpctl.clientLine(ce));
+        return;
+      }
+      throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause,
+          cause instanceof ClientException ce ? ce.sessionId() : sid, null);
     }
   }
 

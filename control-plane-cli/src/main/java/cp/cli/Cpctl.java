@@ -75,7 +75,7 @@ public final class Cpctl implements Runnable {
       return BAD_INPUT;
     });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      err.println("cpctl: " + oneLine(ex));
+      err.println("cpctl: " + (ex instanceof ClientException ce ? clientLine(ce) : oneLine(ex)));
       if (root.verbose) {
         ex.printStackTrace(err);
       }
@@ -115,6 +115,22 @@ public final class Cpctl implements Runnable {
       return "the plane's resource files are invalid:\n  " + msg.replace("\n", "\n  ");
     }
     return msg.replace('\n', ' ');
+  }
+
+  /**
+   * A client failure on one line with what cpctl can do about it: the client is a library and
+   * names no command, so the hints are added here.
+   */
+  static String clientLine(ClientException e) {
+    String sid = e.sessionId();
+    String hint = switch (e.kind()) {
+      case ENDED -> "; 'cpctl chat' or 'cpctl session start' starts a new one";
+      case NOT_FOUND -> sid == null ? "" : "; 'cpctl show " + sid + "' reads what its ledgers recorded, 'cpctl session"
+          + " start' starts a new session";
+      case UNAVAILABLE -> sid == null ? "" : "; 'cpctl show " + sid + "' reads what its ledgers recorded";
+      case REFUSED, UNSUPPORTED -> "";
+    };
+    return oneLine(e) + hint;
   }
 
   /** The message of the innermost cause (wrappers often prefix it with the cause's class name), on one line. */

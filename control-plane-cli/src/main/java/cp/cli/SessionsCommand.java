@@ -2,8 +2,8 @@ package cp.cli;
 
 import cp.ledger.Ledgers;
 import cp.worker.TemporalConnection;
-import cp.workflows.CpSearchAttributes;
-import io.temporal.client.WorkflowExecutionMetadata;
+import cp.client.ControlPlaneClient;
+import cp.client.SessionListing;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,14 +26,13 @@ final class SessionsCommand extends CliCommand implements java.util.concurrent.C
     if (!cfg.embedded() && !ledgerOnly) {
       try (TemporalConnection conn = TemporalConnection.open(cfg)) {
         if (!conn.isTestServer()) {
-          List<WorkflowExecutionMetadata> runs = conn.client()
-              .listExecutions("WorkflowType='SessionWorkflow'").limit(MAX_LISTED).toList();
+          // The library's list (visibility store); the in-process test service has none.
+          List<SessionListing> runs = ControlPlaneClient.newBuilder(conn.client())
+              .taskQueue(cfg.worker().taskQueue()).build().list(null, MAX_LISTED);
           out().printf("%-14s %-10s %-10s %-6s %s%n", "SESSION", "AGENT", "STATUS", "TURN", "STARTED");
-          for (WorkflowExecutionMetadata m : runs) {
-            var sa = m.getTypedSearchAttributes();
-            out().printf("%-14s %-10s %-10s %-6s %s%n", m.getExecution().getWorkflowId(),
-                sa.get(CpSearchAttributes.AGENT_CLASS), m.getStatus().name().replace("WORKFLOW_EXECUTION_STATUS_", ""),
-                sa.get(CpSearchAttributes.TURN), m.getStartTime());
+          for (SessionListing m : runs) {
+            out().printf("%-14s %-10s %-10s %-6s %s%n", m.sessionId(), m.agentClass(), m.status(), m.turns(),
+                m.startedAt());
           }
           return Cpctl.OK;
         }

@@ -186,8 +186,8 @@ class ChatCommandTest {
     assertEquals(Cpctl.FAILED, r.code(), r::describe);
     assertEquals(2, footers(r).size(), r::describe);
     String sid = endedSession(r);
-    assertTrue(r.err().contains("session " + sid + " ended at ")
-        && r.err().contains("(turn_limit: all 2 turns its agent allows were used)"), r::describe);
+    assertTrue(r.err().contains("session " + sid + " has ended (turn_limit at ")
+        && r.err().contains(": all 2 turns its agent allows were used)"), r::describe);
     assertTrue(r.err().contains("not sent"), r::describe);
     assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
     assertTrue(r.out().contains("Session " + sid + " ended: 2 turn(s)"), r::describe);

@@ -29,15 +29,15 @@ class EndedSessionsTest {
     boolean accepted = EndedSessions.offerNewSession(new SessionEndedException(IDLE), in, out);
 
     assertEquals(yes, accepted);
-    assertEquals("Session SES-1a2b3c4d ended at 2026-11-23 15:02:11 UTC (idle_timeout: no turn for 30 min)."
+    assertEquals("Session SES-1a2b3c4d has ended (idle_timeout at 2026-11-23 15:02:11 UTC: no turn for 30 min)."
         + " Start a new session? [Y/n] ", buf.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void endedException_andClosingLine_sayWhenAndWhy() {
     SessionEndedException e = new SessionEndedException(IDLE);
-    assertTrue(e.getMessage().startsWith("session SES-1a2b3c4d ended at 2026-11-23 15:02:11 UTC (idle_timeout: no turn"
-        + " for 30 min); start a new session"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("session SES-1a2b3c4d has ended (idle_timeout at 2026-11-23 15:02:11 UTC: no"
+        + " turn for 30 min); start a new session"), e.getMessage());
     assertFalse(e.getMessage().contains("not found"));
     assertTrue(EndedSessions.notSent(e).contains("were not sent"));
     assertEquals("Session SES-1a2b3c4d ended: 3 turn(s), 9000 tokens, $0.0120. (idle_timeout)",

@@ -112,12 +112,14 @@ class SharedServiceCommandsTest {
     var r = run(env, "turn", "--session", sid, "hello");
     assertOneLineError(r, Cpctl.BAD_INPUT);
     // Issue 11 item 3: say that the session ended, when and why, not "not found … restarted".
-    assertTrue(r.err().contains("session " + sid + " ended at ") && r.err().contains("(end: ended by its user)"),
+    assertTrue(r.err().contains("session " + sid + " has ended (end at ") && r.err().contains(": ended by its user)"),
         r::describe);
+    // Issue 12: the client names no command; cpctl adds its own hint.
+    assertTrue(r.err().contains("'cpctl chat' or 'cpctl session start' starts a new one"), r::describe);
     assertTrue(!r.err().contains("not found") && !r.err().contains("restarted"), r::describe);
     var again = run(env, "session", "end", sid);
     assertOneLineError(again, Cpctl.BAD_INPUT);
-    assertTrue(again.err().contains(sid + " ended at "), again::describe);
+    assertTrue(again.err().contains(sid + " has ended (end at "), again::describe);
   }
 
   @Test

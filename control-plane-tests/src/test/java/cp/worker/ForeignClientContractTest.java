@@ -149,10 +149,10 @@ class ForeignClientContractTest {
     SessionState st = stub.query("state", SessionState.class);
     assertTrue(st.ended());
     assertEquals("end", st.endReason());
-    // Our client: "session SES-… ended at … (end: ended by its user)", for a turn and for end.
+    // Our client: "session SES-… has ended (end at …: ended by its user)", for a turn and for end.
     SessionEndedException turn = assertThrows(SessionEndedException.class, () -> plane.client.turn(sid, "again"));
-    assertTrue(turn.getMessage().startsWith("session " + sid + " ended at "), turn.getMessage());
-    assertTrue(turn.getMessage().contains("(end: ended by its user)"), turn.getMessage());
+    assertTrue(turn.getMessage().startsWith("session " + sid + " has ended (end at "), turn.getMessage());
+    assertTrue(turn.getMessage().contains(": ended by its user)"), turn.getMessage());
     SessionEndedException end = assertThrows(SessionEndedException.class, () -> plane.client.end(sid));
     assertEquals("end", end.summary().endReason());
   }

@@ -54,7 +54,7 @@ public final class PlaneRuntime implements AutoCloseable {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
             new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval())),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock)),
-        new SessionActivitiesImpl(catalog, ledgers)};
+        new SessionActivitiesImpl(catalog, ledgers), new cp.activities.ApprovalActivitiesImpl(ledgers)};
   }
 
   /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */

@@ -87,7 +87,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
           continue;
         }
         try {
-          runTurn(plane, current.get(), text, out, interactive);
+          runTurn(plane, current.get(), text, out, interactive, input);
         } catch (SessionEndedException e) {
           if (!interactive) {
             err().println(EndedSessions.notSent(e));
@@ -99,7 +99,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
           }
           current.set(plane.client.startSession(agentClass));
           out.println("Session " + current.get() + " started; sending your message there.");
-          runTurn(plane, current.get(), text, out, interactive);
+          runTurn(plane, current.get(), text, out, interactive, input);
         }
       }
       if (ended.compareAndSet(false, true)) {
@@ -123,22 +123,23 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     return status;
   }
 
-  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive)
-      throws InterruptedException {
+  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
+      LineInput input) throws InterruptedException {
     int turn = plane.client.state(sid).turns() + 1;
     runningTurn = turn;
     try {
-      awaitTurn(plane, sid, text, turn, out, interactive);
+      awaitTurn(plane, sid, text, turn, out, interactive, input);
     } finally {
       runningTurn = 0;
     }
   }
 
-  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive)
-      throws InterruptedException {
+  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive,
+      LineInput input) throws InterruptedException {
     CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text));
     Progress progress = new Progress(err(), interactive);
     String childId = WorkOrderIds.turnWorkflow(sid, turn);
+    java.util.Set<String> asked = new java.util.HashSet<>();
     while (true) {
       try {
         TurnResult r = result.get(PROGRESS_POLL_MS, TimeUnit.MILLISECONDS);
@@ -146,7 +147,12 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         TurnPrinter.print(out, r);
         return;
       } catch (TimeoutException e) {
-        progress.show(step(plane, childId));
+        String step = step(plane, childId);
+        if (step.startsWith(APPROVAL_STEP)) {
+          progress.clear();
+          askForApprovals(plane, sid, out, interactive, input, asked);
+        }
+        progress.show(step);
       } catch (ExecutionException e) {
         progress.clear();
         Throwable cause = e.getCause();
@@ -159,6 +165,71 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         }
         throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause);
       }
+    }
+  }
+
+  /** The turn's progress step while a tool call waits for a person (see ApprovalGate). */
+  static final String APPROVAL_STEP = "waiting for approval ";
+
+  /**
+   * Issue 15: asks in place about each tool call of the turn that waits for a person. Piped
+   * input is never read for a decision (its lines are the next messages): the approval stays
+   * pending and chat says how to decide it from another terminal, then keeps waiting.
+   */
+  private void askForApprovals(CliPlane plane, String sid, PrintStream out, boolean interactive, LineInput input,
+      java.util.Set<String> asked) {
+    java.util.List<cp.model.PendingApproval> pending;
+    try {
+      pending = plane.client.pendingApprovals(sid);
+    } catch (ClientException e) {
+      return;
+    }
+    for (cp.model.PendingApproval p : pending) {
+      if (!asked.add(p.approvalId())) {
+        continue;
+      }
+      if (!interactive) {
+        err().println(TurnCommand.waitingLine(p));
+        continue;
+      }
+      out.println(p.summary());
+      out.print("approve " + p.tool() + " " + p.summary().lines().findFirst().orElse("") + "? [y/N/r(eason)] ");
+      out.flush();
+      LineInput.Line answer = readLine(input);
+      String a = answer == null || answer.text() == null ? null : answer.text().trim().toLowerCase(Locale.ROOT);
+      String reason = null;
+      if ("r".equals(a) || "reason".equals(a)) {
+        out.print("reason: ");
+        out.flush();
+        LineInput.Line r = readLine(input);
+        reason = r == null ? null : r.text();
+        out.print("approve " + p.tool() + "? [y/N] ");
+        out.flush();
+        answer = readLine(input);
+        a = answer == null || answer.text() == null ? null : answer.text().trim().toLowerCase(Locale.ROOT);
+      }
+      if (a == null) {
+        err().println(TurnCommand.waitingLine(p));
+        continue;
+      }
+      boolean grant = a.equals("y") || a.equals("yes");
+      try {
+        cp.model.ApprovalResult r = plane.client.approve(sid, new cp.model.ApprovalDecision(p.approvalId(),
+            grant ? cp.model.ApprovalDecision.GRANT : cp.model.ApprovalDecision.DENY,
+            System.getProperty("user.name", "unknown"), reason), null);
+        out.println(r.message());
+      } catch (ClientException e) {
+        err().println("cpctl: " + e.getMessage());
+      }
+    }
+  }
+
+  /** The next line, or null at the end of input or when it cannot be read (the approval then stays pending). */
+  private static LineInput.Line readLine(LineInput input) {
+    try {
+      return input.next();
+    } catch (java.io.IOException e) {
+      return null;
     }
   }
 

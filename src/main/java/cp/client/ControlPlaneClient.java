@@ -118,6 +118,14 @@ public final class ControlPlaneClient {
    * UNAVAILABLE that says so, instead of hanging or reporting a bare "not found".
    */
   public TurnResult turn(String sessionId, String text) {
+    return turn(sessionId, text, null);
+  }
+
+  /**
+   * As {@link #turn(String, String)}; {@code onApproval} (may be null) hears of each tool call of
+   * the turn that waits for a person's decision (issue 15), once, while the turn waits.
+   */
+  public TurnResult turn(String sessionId, String text, java.util.function.Consumer<cp.model.PendingApproval> onApproval) {
     checkSessionId(sessionId);
     TurnText.problem(text, MAX_MESSAGE_BYTES, CLIENT_LIMIT).ifPresent(p -> {
       throw new ClientException(ClientException.Kind.REFUSED, "message refused: " + p);
@@ -136,7 +144,7 @@ public final class ControlPlaneClient {
         return handle.getResult();
       }, WAITERS);
       try {
-        return await(sessionId, call, accepted);
+        return await(sessionId, call, accepted, onApproval);
       } catch (WorkflowUpdateException e) {
         if (refusedAsEnded(e)) {
           throw endedWhenClosed(sessionId, e);
@@ -201,12 +209,21 @@ public final class ControlPlaneClient {
   }
 
   /** Waits for {@code call}, looking at the session every {@link #WATCH_INTERVAL}; rethrows its failure as is. */
-  private TurnResult await(String sessionId, CompletableFuture<TurnResult> call, AtomicBoolean accepted) {
+  private TurnResult await(String sessionId, CompletableFuture<TurnResult> call, AtomicBoolean accepted,
+      java.util.function.Consumer<cp.model.PendingApproval> onApproval) {
     SessionWatch watch = new SessionWatch(client, sessionId, System::nanoTime);
+    java.util.Set<String> told = new java.util.HashSet<>();
     while (true) {
       try {
         return call.get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
+        if (onApproval != null) {
+          for (cp.model.PendingApproval p : pendingApprovalsOrNone(sessionId)) {
+            if (told.add(p.approvalId())) {
+              onApproval.accept(p);
+            }
+          }
+        }
         SessionWatch.Seen seen = watch.check();
         if (seen == SessionWatch.Seen.GONE && accepted.get()) {
           call.cancel(true);
@@ -269,6 +286,73 @@ public final class ControlPlaneClient {
         throw notFoundOrEnded(sessionId);
       }
       throw unavailable("state of " + sessionId + " unavailable", e);
+    }
+  }
+
+  // ------------------------------------------------------------------ approvals (issue 15)
+
+  /** The tool calls of the session's running turn that wait for a person's decision (the Query state). */
+  public List<cp.model.PendingApproval> pendingApprovals(String sessionId) {
+    SessionState st = state(sessionId);
+    return st == null ? List.of() : st.pendingApprovals();
+  }
+
+  /** As {@link #pendingApprovals}, empty when the session cannot be asked (ended, gone, unreachable). */
+  private List<cp.model.PendingApproval> pendingApprovalsOrNone(String sessionId) {
+    try {
+      return pendingApprovals(sessionId);
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  /** How long an approve waits before saying that no worker has taken it yet. */
+  static final Duration APPROVE_NOTICE_AFTER = Duration.ofSeconds(5);
+
+  /**
+   * Decides an approval (the Update {@code approve}) and waits for the turn to record it. One
+   * update id per call, reused by the SDK's retries, so a retried call is one decision; a second
+   * person's decision is refused ({@link ClientException.Kind#REFUSED}, naming the first).
+   *
+   * @param stillWaiting told once (may be null) when no worker has taken the decision after
+   *     {@link #APPROVE_NOTICE_AFTER}: it stays pending and applies when a worker runs
+   */
+  public cp.model.ApprovalResult approve(String sessionId, cp.model.ApprovalDecision decision,
+      Runnable stillWaiting) {
+    checkSessionId(sessionId);
+    WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
+    String updateId = "approve/" + decision.approvalId() + "/" + UUID.randomUUID();
+    CompletableFuture<cp.model.ApprovalResult> call = CompletableFuture.supplyAsync(() -> stub.startUpdate(
+        UpdateOptions.newBuilder(cp.model.ApprovalResult.class).setUpdateName(SessionWorkflow.APPROVE)
+            .setUpdateId(updateId).setWaitForStage(WorkflowUpdateStage.ACCEPTED).build(), decision).getResult(),
+        WAITERS);
+    long noticeAt = System.nanoTime() + APPROVE_NOTICE_AFTER.toNanos();
+    boolean told = false;
+    while (true) {
+      try {
+        return call.get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        if (!told && stillWaiting != null && System.nanoTime() >= noticeAt) {
+          told = true;
+          stillWaiting.run();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        call.cancel(true);
+        throw new ClientException(ClientException.Kind.UNAVAILABLE, "interrupted while deciding " + decision.approvalId()
+            + "; it may still apply: 'cpctl approvals " + sessionId + "' shows whether it is still pending");
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof WorkflowUpdateException u) {
+          String msg = RootCause.clientMessage(u);
+          throw new ClientException(ClientException.Kind.REFUSED, msg == null ? "approve refused on " + sessionId : msg,
+              u);
+        }
+        if (c instanceof WorkflowNotFoundException || hasStatus(c, Status.Code.NOT_FOUND)) {
+          throw notFoundOrEnded(sessionId);
+        }
+        throw unavailable("approve on " + sessionId + " failed", c);
+      }
     }
   }
 

@@ -231,7 +231,7 @@ public final class WriteFileTool implements Tool {
 
   /**
    * What a person deciding whether to allow a call needs, without the whole content: the path, the
-   * mode, the size in bytes and lines and the first {@value #SUMMARY_LINES} lines, each bounded and
+   * mode (unless create), the size in bytes and lines and the first {@value #SUMMARY_LINES} lines, each bounded and
    * with control characters escaped. Pure: no file is read.
    */
   public static String summary(JsonNode args) {
@@ -240,8 +240,8 @@ public final class WriteFileTool implements Tool {
     String mode = args.path("mode").asText(Mode.CREATE.wire());
     int bytes = content.getBytes(StandardCharsets.UTF_8).length;
     StringBuilder sb = new StringBuilder(path).append(" (").append(bytes).append(" bytes, ").append(lines(content))
-        .append(lines(content) == 1 ? " line" : " lines").append(", mode ").append(BoundedText.quote(mode, 20))
-        .append(")");
+        .append(lines(content) == 1 ? " line" : " lines")
+        .append(Mode.CREATE.wire().equals(mode) ? "" : ", mode " + BoundedText.quote(mode, 20)).append(")");
     String[] first = content.split("\n", SUMMARY_LINES + 1);
     for (int i = 0; i < Math.min(SUMMARY_LINES, first.length); i++) {
       if (i == first.length - 1 && first[i].isEmpty()) {

@@ -103,7 +103,7 @@ class ApprovalActivitiesTest {
     assertEquals(SID, e.sessionId());
     assertEquals("write_file", e.metaText("tool_id"));
     assertEquals(p.approvalId(), e.metaText("approval_id"));
-    assertTrue(p.summary().startsWith("HO2/notes.md (31 bytes, 3 lines, mode create)"), p.summary());
+    assertTrue(p.summary().startsWith("HO2/notes.md (31 bytes, 3 lines)"), p.summary());
     assertFalse(e.toJson(false).toString().contains("hunter2"), "no secret in the record");
     assertEquals("2023-11-14T22:13:20Z", p.requestedAt());
     assertEquals("2023-11-14T22:17:20Z", p.deadline());

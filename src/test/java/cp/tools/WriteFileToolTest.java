@@ -240,7 +240,7 @@ class WriteFileToolTest {
   void summary_showsPathSizeAndFirstLines_butNeverASecretLookingLine() {
     String s = WriteFileTool.summary(args("{\"path\":\"HO2/notes.md\",\"content\":\"alpha\\nANTHROPIC_API_KEY=sk-ant-abcdefghijkl\\ngamma\\ndelta\\n\"}"));
 
-    assertTrue(s.startsWith("HO2/notes.md (56 bytes, 4 lines, mode create)"), s);
+    assertTrue(s.startsWith("HO2/notes.md (56 bytes, 4 lines)"), s);
     assertTrue(s.contains("| alpha") && s.contains("| gamma") && s.contains("…"), s);
     assertFalse(s.contains("delta"), "only the first lines: " + s);
     assertFalse(s.contains("sk-ant"), s);

@@ -192,44 +192,18 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         err().println(TurnCommand.waitingLine(p));
         continue;
       }
-      out.println(p.summary());
-      out.print("approve " + p.tool() + " " + p.summary().lines().findFirst().orElse("") + "? [y/N/r(eason)] ");
-      out.flush();
-      LineInput.Line answer = readLine(input);
-      String a = answer == null || answer.text() == null ? null : answer.text().trim().toLowerCase(Locale.ROOT);
-      String reason = null;
-      if ("r".equals(a) || "reason".equals(a)) {
-        out.print("reason: ");
-        out.flush();
-        LineInput.Line r = readLine(input);
-        reason = r == null ? null : r.text();
-        out.print("approve " + p.tool() + "? [y/N] ");
-        out.flush();
-        answer = readLine(input);
-        a = answer == null || answer.text() == null ? null : answer.text().trim().toLowerCase(Locale.ROOT);
-      }
-      if (a == null) {
+      java.util.Optional<cp.model.ApprovalDecision> d = ApprovalPrompt.ask(p, input, out,
+          System.getProperty("user.name", "unknown"));
+      if (d.isEmpty()) {
         err().println(TurnCommand.waitingLine(p));
         continue;
       }
-      boolean grant = a.equals("y") || a.equals("yes");
       try {
-        cp.model.ApprovalResult r = plane.client.approve(sid, new cp.model.ApprovalDecision(p.approvalId(),
-            grant ? cp.model.ApprovalDecision.GRANT : cp.model.ApprovalDecision.DENY,
-            System.getProperty("user.name", "unknown"), reason), null);
+        cp.model.ApprovalResult r = plane.client.approve(sid, d.get(), null);
         out.println(r.message());
       } catch (ClientException e) {
         err().println("cpctl: " + e.getMessage());
       }
-    }
-  }
-
-  /** The next line, or null at the end of input or when it cannot be read (the approval then stays pending). */
-  private static LineInput.Line readLine(LineInput input) {
-    try {
-      return input.next();
-    } catch (java.io.IOException e) {
-      return null;
     }
   }
 

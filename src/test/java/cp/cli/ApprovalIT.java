@@ -199,18 +199,22 @@ class ApprovalIT {
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
-  void denied_nothingIsWritten_andTheModelIsToldWhoDeniedItAndWhy() throws Exception {
+  void deniedWhileAPipedChatWaits_nothingIsWritten_andTheModelIsToldWhoDeniedItAndWhy() throws Exception {
     plane("approval-deny", null);
     worker("worker");
     String sid = startSession();
-    CpctlProcesses.Cli turn = procs.start("turn", env, "turn", "--session", sid, "--json", QUESTION);
+    // cpctl chat with piped input: it never reads a decision from the pipe; it says how to decide.
+    CpctlProcesses.Cli chat = procs.startInteractive("chat", env, "chat", "--session", sid);
+    chat.type(QUESTION + "\n");
     String id = awaitPending(sid).path("approval_id").asText();
+    chat.awaitStderr("waiting for approval " + id);
+    assertTrue(chat.stderr().contains("decide with 'cpctl approve " + sid + " " + id + "'"), chat::describe);
 
     CliHarness.Run deny = CliHarness.run(env, "approve", sid, id, "--deny", "--reason", "not in HO2", "--by", "ops");
 
     assertEquals(Cpctl.OK, deny.code(), deny::describe);
     assertTrue(deny.out().contains("denied by ops"), deny::describe);
-    assertEquals("success", turnResult(turn).path("outcome").asText(), turn::describe);
+    chat.awaitOutput(ANSWER);
     assertFalse(Files.exists(home.resolve(PATH)), "a denied call writes nothing");
     assertRecorded(sid, "denied", "refused");
     assertTrue(model.toolResults.get(0).contains("was denied by ops (reason: not in HO2)"),

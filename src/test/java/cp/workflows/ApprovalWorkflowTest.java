@@ -54,11 +54,16 @@ class ApprovalWorkflowTest {
 
   /** ADMIN with write_file under approval; the model asks for one write, then answers. */
   private SessionWorkflow startWithWriteTool(long timeoutSeconds) {
+    return startWithWriteTool(timeoutSeconds, 300);
+  }
+
+  private SessionWorkflow startWithWriteTool(long timeoutSeconds, long turnDeadlineSeconds) {
     AgentProfile p = FakeActivities.profile(100_000, 50);
     session.profile = new AgentProfile(p.agentClass(), p.agentId(), p.frameworkId(), p.attentionTemplateId(),
         List.of("read_file", "write_file"), p.sessionTokenLimit(), p.turnLimit(), p.timeoutSeconds(),
         p.idleTimeoutSeconds(), p.woTokenBudget(), p.woTurnLimit(), p.woTimeoutSeconds(), p.maxMessageBytes(),
-        p.maxRetries(), p.maxResponseChars(), 300, List.of(new ToolApproval("write_file", timeoutSeconds, false)));
+        p.maxRetries(), p.maxResponseChars(), turnDeadlineSeconds,
+        List.of(new ToolApproval("write_file", timeoutSeconds, false)));
     AtomicInteger round = new AtomicInteger();
     ho1.synthesize = r -> round.incrementAndGet() == 1
         ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/notes.md\",\"content\":\"a\\nb\\n\"}"))
@@ -192,6 +197,63 @@ class ApprovalWorkflowTest {
     assertEquals(1, s.state().pendingApprovals().size(), "refusals changed nothing");
     s.approve(new ApprovalDecision(p.approvalId(), "grant", "eve", null));
     assertEquals(TurnOutcome.SUCCESS, turn.get(20, TimeUnit.SECONDS).outcome());
+  }
+
+  @Test
+  void twoPeopleDecidingAtOnce_theFirstWins_andTheOtherIsToldWhoDecided() throws Exception {
+    SessionWorkflow s = startWithWriteTool(600);
+    CompletableFuture<TurnResult> turn = turnAsync(s);
+    PendingApproval p = awaitPending(s);
+
+    CompletableFuture<Object> alice = CompletableFuture.supplyAsync(() -> decideOrRefusal(s, p, "grant", "alice"));
+    CompletableFuture<Object> bob = CompletableFuture.supplyAsync(() -> decideOrRefusal(s, p, "deny", "bob"));
+    List<Object> both = List.of(alice.get(20, TimeUnit.SECONDS), bob.get(20, TimeUnit.SECONDS));
+
+    List<ApprovalResult> won = both.stream().filter(ApprovalResult.class::isInstance).map(ApprovalResult.class::cast)
+        .toList();
+    List<ApplicationFailure> lost = both.stream().filter(ApplicationFailure.class::isInstance)
+        .map(ApplicationFailure.class::cast).toList();
+    assertEquals(1, won.size(), both.toString());
+    assertEquals(1, lost.size(), both.toString());
+    assertEquals("already_decided", code(lost.get(0)));
+    assertTrue(lost.get(0).getOriginalMessage().contains(won.get(0).decision() + " by " + won.get(0).decidedBy()),
+        lost.get(0).getOriginalMessage());
+    assertEquals(List.of(won.get(0).decision()), h.approvals.decisions.stream().map(ApprovalResult::decision).toList(),
+        "one decision recorded: the first");
+    assertEquals(TurnOutcome.SUCCESS, turn.get(20, TimeUnit.SECONDS).outcome());
+  }
+
+  private static Object decideOrRefusal(SessionWorkflow s, PendingApproval p, String decision, String by) {
+    try {
+      return s.approve(new ApprovalDecision(p.approvalId(), decision, by, null));
+    } catch (WorkflowUpdateException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ApplicationFailure af) {
+          return af;
+        }
+      }
+      throw e;
+    }
+  }
+
+  @Test
+  void theTurnDeadlinePassingFirst_cancelsTheTurn_andRecordsTheApprovalAsTimedOutSayingWhy() throws Exception {
+    SessionWorkflow s = startWithWriteTool(600, 2);
+
+    TurnResult t = s.turn(new TurnRequest("write my notes"));
+
+    assertEquals(SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED, t.errorCode());
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (h.approvals.decisions.isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(50);
+    }
+    ApprovalResult d = h.approvals.decisions.get(0);
+    assertEquals(ApprovalResult.TIMED_OUT, d.decision());
+    assertTrue(d.reason().contains("budget.turn_timeout_seconds = 2"), d.reason());
+    assertTrue(ho1.tools.isEmpty(), "the tool never ran");
+    assertTrue(s.state().pendingApprovals().isEmpty(), "nothing left pending once the turn ended");
+    ApplicationFailure late = refusal(() -> s.approve(new ApprovalDecision(d.approvalId(), "grant", "zed", null)));
+    assertEquals("already_decided", code(late));
   }
 
   @Test

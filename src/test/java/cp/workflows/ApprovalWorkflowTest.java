@@ -237,6 +237,26 @@ class ApprovalWorkflowTest {
   }
 
   @Test
+  void theSameUpdateIdTwice_isOneDecision_answeredTheSameBothTimes() throws Exception {
+    SessionWorkflow s = startWithWriteTool(600);
+    CompletableFuture<TurnResult> turn = turnAsync(s);
+    PendingApproval p = awaitPending(s);
+    io.temporal.client.WorkflowStub untyped = io.temporal.client.WorkflowStub.fromTyped(s);
+    ApprovalDecision grant = new ApprovalDecision(p.approvalId(), "grant", "alice", null);
+    java.util.function.Supplier<ApprovalResult> send = () -> untyped.startUpdate(
+        io.temporal.client.UpdateOptions.newBuilder(ApprovalResult.class).setUpdateName(SessionWorkflow.APPROVE)
+            .setUpdateId("approve-once").setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED).build(),
+        grant).getResult();
+
+    ApprovalResult first = send.get();
+    ApprovalResult again = send.get();
+
+    assertEquals(first, again, "a retried Update (same id) is answered with the first result, not refused");
+    assertEquals(1, h.approvals.decisions.size(), "one decision recorded");
+    assertEquals(TurnOutcome.SUCCESS, turn.get(20, TimeUnit.SECONDS).outcome());
+  }
+
+  @Test
   void theTurnDeadlinePassingFirst_cancelsTheTurn_andRecordsTheApprovalAsTimedOutSayingWhy() throws Exception {
     SessionWorkflow s = startWithWriteTool(600, 2);
 

@@ -102,10 +102,9 @@ final class ApprovalGate {
     ApprovalResult result;
     try {
       result = waitFor(id, p);
-    } catch (CanceledFailure | ActivityFailure e) {
-      if (e instanceof CanceledFailure || CancellationScope.current().isCancelRequested()) {
-        closeOnCancel(pending, woId, p);
-      }
+    } catch (CanceledFailure e) {
+      // The session cancelled the turn (its deadline passed) while the call waited.
+      closeOnCancel(pending, woId, p);
       throw e;
     }
     local.decided(result, woId);

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.CatalogFixture;
+import cp.faults.FaultPoints;
 import cp.model.Json;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -35,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 15 across real processes: {@code cpctl dev-server}, {@code cpctl worker}s, {@code cpctl
  * turn}, {@code cpctl approvals} and {@code cpctl approve}, each its own JVM, and a MockWebServer
  * speaking the Anthropic Messages API whose model asks for {@code write_file HO2/notes.md} and
- * then answers. The turn waits for a person: granted after the worker was SIGKILLed during the
- * wait (the decision sent while no worker runs, applied when a new one starts), denied, and
- * left to its 2 s approval timeout.
+ * then answers. The turn waits for a person: granted after the client's Ctrl-C and the worker's
+ * SIGKILL during the wait (the decision sent while no worker runs, applied when a new one starts;
+ * that worker killed again right after the TOOL_CALL reached the disk, and the next one does not
+ * write again), denied while a piped chat waits, and left to its 2 s approval timeout.
  */
 class ApprovalIT {
   static final String HEARTBEAT_TIMEOUT_MS = "2000";
@@ -103,7 +105,16 @@ class ApprovalIT {
   }
 
   private CpctlProcesses.Cli worker(String name) throws Exception {
-    CpctlProcesses.Cli w = procs.start(name, env, "worker");
+    return worker(name, null);
+  }
+
+  /** A worker; {@code faultPause} set: {@code CP_FAULT_PAUSE} for it (see FaultPoints). */
+  private CpctlProcesses.Cli worker(String name, String faultPause) throws Exception {
+    Map<String, String> e = new HashMap<>(env);
+    if (faultPause != null) {
+      e.put(FaultPoints.ENV, faultPause);
+    }
+    CpctlProcesses.Cli w = procs.start(name, e, "worker");
     w.awaitOutput("sticky off");
     return w;
   }
@@ -137,8 +148,8 @@ class ApprovalIT {
       CliHarness.Run r = CliHarness.run(Map.of("CP_HOME", home.toString()), "show", sid, "--json");
       if (r.code() == Cpctl.OK) {
         JsonNode turns = Json.parse(r.out()).path("turns");
-        if (turns.size() > 0 && !turns.get(0).path("outcome").isMissingNode()
-            && !turns.get(0).path("outcome").isNull()) {
+        // "unknown" until WO_CHAIN_COMPLETE is on record (SessionHistory).
+        if (turns.size() > 0 && !turns.get(0).path("outcome").asText("unknown").equals("unknown")) {
           assertEquals(outcome, turns.get(0).path("outcome").asText(), r::describe);
           return;
         }
@@ -201,10 +212,18 @@ class ApprovalIT {
     approve.awaitStderr("no worker has taken the decision yet");
     assertFalse(Files.exists(home.resolve(PATH)), "nothing written before the decision");
 
-    worker("worker-2");
+    // Worker 2 takes the decision and stops right after the tool's TOOL_CALL line reached the disk.
+    CpctlProcesses.Cli worker2 = worker("worker-2", FaultPoints.of(FaultPoints.LEDGER_WRITTEN, "TOOL_CALL"));
     assertEquals(Cpctl.OK, approve.awaitExit(), approve::describe);
     assertTrue(approve.stdout().contains("granted by " + APPROVER), approve::describe);
+    worker2.awaitOutput(FaultPoints.MARKER + "paused at " + FaultPoints.of(FaultPoints.LEDGER_WRITTEN, "TOOL_CALL"));
+    assertEquals(CONTENT, Files.readString(home.resolve(PATH)), "written before the kill");
+    worker2.kill();
+    // Worker 3 retries the tool call: its TOOL_CALL is on record, so write_file does not run again.
+    CpctlProcesses.Cli worker3 = worker("worker-3", FaultPoints.NONE);
     awaitTurnOutcome(sid, "success");
+    assertEquals(0, worker3.countLines(FaultPoints.MARKER + "at " + FaultPoints.TOOL_CALL),
+        "the retried tool call found its TOOL_CALL and did not write again\n" + worker3.describe());
 
     assertEquals(CONTENT, Files.readString(home.resolve(PATH)));
     List<JsonNode> decided = assertRecorded(sid, "granted", "ok");

@@ -37,22 +37,17 @@ final class ApprovalHistory {
 
   /** Sessions with an approval asked and not decided on record (the candidates for {@code cpctl approvals}). */
   static Set<String> sessionsWithUndecided(Ledgers ledgers) {
-    Set<String> out = new LinkedHashSet<>();
-    for (Entry e : build(ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_REQUESTED))) {
-      out.add(e.sessionId());
-    }
     Set<String> decided = new LinkedHashSet<>();
     for (LedgerEntry d : ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_DECIDED)) {
       decided.add(d.metaText("approval_id"));
     }
-    Set<String> undecided = new LinkedHashSet<>();
+    Set<String> sessions = new LinkedHashSet<>();
     for (Entry e : build(ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_REQUESTED))) {
       if (!decided.contains(e.approvalId())) {
-        undecided.add(e.sessionId());
+        sessions.add(e.sessionId());
       }
     }
-    out.retainAll(undecided);
-    return out;
+    return sessions;
   }
 
   private static List<Entry> build(List<LedgerEntry> entries) {

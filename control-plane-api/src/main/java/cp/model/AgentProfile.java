@@ -37,11 +37,35 @@ public record AgentProfile(
     int maxMessageBytes,
     int maxRetries,
     int maxResponseChars,
-    long turnTimeoutSeconds) {
+    long turnTimeoutSeconds,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ToolApproval> approvals) {
 
   public AgentProfile {
     Objects.requireNonNull(agentClass, "agent_class");
     toolIds = toolIds == null ? List.of() : List.copyOf(toolIds);
+    approvals = approvals == null ? List.of() : List.copyOf(approvals);
+  }
+
+  /** A profile in which no tool needs approval (as every profile recorded before issue 15). */
+  public AgentProfile(String agentClass, String agentId, String frameworkId, String attentionTemplateId,
+      List<String> toolIds, long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int woTimeoutSeconds, int maxMessageBytes, int maxRetries,
+      int maxResponseChars, long turnTimeoutSeconds) {
+    this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
+        idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
+        maxResponseChars, turnTimeoutSeconds, List.of());
+  }
+
+  /** The approval policy of {@code toolId}, or empty when its calls run without a person's decision. */
+  public java.util.Optional<ToolApproval> approvalOf(String toolId) {
+    return approvals.stream().filter(a -> a.toolId().equals(toolId)).findFirst();
+  }
+
+  /** This profile with another approval policy (the tools whose calls wait for a person). */
+  public AgentProfile withApprovals(List<ToolApproval> policy) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, turnTimeoutSeconds, policy);
   }
 
   /**
@@ -61,6 +85,6 @@ public record AgentProfile(
   public AgentProfile withTurnTimeoutSeconds(long seconds) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, seconds);
+        maxRetries, maxResponseChars, seconds, approvals);
   }
 }

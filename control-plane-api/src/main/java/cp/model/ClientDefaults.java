@@ -24,5 +24,11 @@ public final class ClientDefaults {
   /** Most sessions one listing returns: a screenful or a page, not the whole history of a busy namespace. */
   public static final int LIST_LIMIT = 200;
 
+  /**
+   * A decision ({@code approve}) not taken by any worker this long is reported as waiting: it stays
+   * pending and applies when a worker runs.
+   */
+  public static final Duration APPROVE_NOTICE_AFTER = Duration.ofSeconds(5);
+
   private ClientDefaults() {}
 }

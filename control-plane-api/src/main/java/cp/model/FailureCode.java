@@ -102,7 +102,9 @@ public enum FailureCode {
   // --- A session's start was refused (cp.model.Refusal), or a Query it does not know ----------
   START_REFUSED(false),
   UNKNOWN_AGENT_CLASS(false),
-  UNKNOWN_QUERY(false);
+  UNKNOWN_QUERY(false),
+  /** An {@code approve} Update was refused (issue 15): unknown or already decided approval, a malformed decision. */
+  APPROVAL_REFUSED(false);
 
   private static final Map<String, FailureCode> BY_WIRE = Arrays.stream(values())
       .collect(Collectors.toUnmodifiableMap(FailureCode::wire, Function.identity()));

@@ -31,6 +31,11 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 public record Refusal(String code, String field, String reason) {
   /** Failure type of a session whose start input was refused: the workflow failed at once. */
   public static final String START_REFUSED = FailureCode.START_REFUSED.wire();
+  /**
+   * Failure type of a refused {@code approve} Update (issue 15): codes {@code unknown_approval},
+   * {@code already_decided}, {@code invalid_decision}, and the argument's shape codes.
+   */
+  public static final String APPROVAL_REFUSED = FailureCode.APPROVAL_REFUSED.wire();
   /** Failure type of every refused Update, {@code turn} and {@code end}. */
   public static final String TURN_REFUSED = FailureCode.TURN_REFUSED.wire();
   /**
@@ -43,7 +48,13 @@ public record Refusal(String code, String field, String reason) {
   public enum Code {
     MISSING_FIELD, WRONG_TYPE, UNKNOWN_FIELD, INVALID_SESSION_ID, INVALID_AGENT_CLASS, UNKNOWN_AGENT_CLASS, WORKFLOW_ID_MISMATCH,
     EMPTY_TEXT, TEXT_TOO_LONG, CONTROL_CHARACTER, INVALID_UNICODE,
-    SESSION_ENDED, TURN_LIMIT_REACHED, BUDGET_EXHAUSTED, LIFETIME_EXCEEDED;
+    SESSION_ENDED, TURN_LIMIT_REACHED, BUDGET_EXHAUSTED, LIFETIME_EXCEEDED,
+    /** Issue 15, {@link #APPROVAL_REFUSED}: no pending approval has this id in the session. */
+    UNKNOWN_APPROVAL,
+    /** Issue 15, {@link #APPROVAL_REFUSED}: the approval was decided already (the message says how, by whom, when). */
+    ALREADY_DECIDED,
+    /** Issue 15, {@link #APPROVAL_REFUSED}: decision is not grant or deny, decided_by is missing, a field too long. */
+    INVALID_DECISION;
 
     /** The code as it travels: lower-case. */
     public String wire() {

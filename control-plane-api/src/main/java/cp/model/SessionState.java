@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param turns turns completed (numbered from 1)
  * @param runs how many workflow runs the session has had (continue-as-new count + 1)
  * @param endReason ended by the user ({@code end}), idle_timeout or session_timeout; null while open
+ * @param pendingApprovals tool calls of the running turn that wait for a person's decision (issue 15);
+ *     left out when there are none
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -28,4 +30,17 @@ public record SessionState(
     String endReason,
     long startedAtMillis,
     int runs,
-    int degradedTurns) {}
+    int degradedTurns,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<PendingApproval> pendingApprovals) {
+  public SessionState {
+    pendingApprovals = pendingApprovals == null ? java.util.List.of() : java.util.List.copyOf(pendingApprovals);
+  }
+
+  /** A state with nothing waiting for approval. */
+  public SessionState(String sessionId, String agentClass, AgentProfile profile, int turns, long tokensUsed,
+      long tokensRemaining, double cost, String lastOutcome, boolean ended, String endReason, long startedAtMillis,
+      int runs, int degradedTurns) {
+    this(sessionId, agentClass, profile, turns, tokensUsed, tokensRemaining, cost, lastOutcome, ended, endReason,
+        startedAtMillis, runs, degradedTurns, java.util.List.of());
+  }
+}

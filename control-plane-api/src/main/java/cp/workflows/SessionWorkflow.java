@@ -1,11 +1,15 @@
 package cp.workflows;
 
+import cp.model.ApprovalDecision;
+import cp.model.ApprovalResult;
+import cp.model.PendingApproval;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -25,6 +29,9 @@ import io.temporal.workflow.WorkflowMethod;
 public interface SessionWorkflow {
   String TURN = "turn";
   String END = "end";
+  String APPROVE = "approve";
+  String APPROVAL_PENDING = "approval_pending";
+  String APPROVAL_CLOSED = "approval_closed";
 
   @WorkflowMethod
   SessionSummary run(SessionInput input);
@@ -46,4 +53,25 @@ public interface SessionWorkflow {
 
   @QueryMethod
   SessionState state();
+
+  /**
+   * Issue 15: decides a tool call that waits for a person. Refused ({@code approval_refused}) for
+   * an approval the session does not wait for or one already decided (the message says how, by
+   * whom and when); the first decision wins. Answers once the turn has recorded APPROVAL_DECIDED,
+   * with that record (a decision that arrives after the approval timed out is answered
+   * {@code timed_out}).
+   */
+  @UpdateMethod(name = APPROVE)
+  ApprovalResult approve(ApprovalDecision decision);
+
+  @UpdateValidatorMethod(updateName = APPROVE)
+  void validateApprove(ApprovalDecision decision);
+
+  /** Sent by the session's own turn only: a tool call now waits for a decision. */
+  @SignalMethod(name = APPROVAL_PENDING)
+  void approvalPending(PendingApproval pending);
+
+  /** Sent by the session's own turn only: how a waiting call was decided, as recorded. */
+  @SignalMethod(name = APPROVAL_CLOSED)
+  void approvalClosed(ApprovalResult recorded);
 }

@@ -2,7 +2,9 @@ package cp.workflows;
 
 import cp.model.TurnInput;
 import cp.model.TurnResult;
+import cp.model.ApprovalResult;
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -15,4 +17,13 @@ public interface TurnWorkflow {
   /** The step the turn is in (classify, attention, synthesize, tool, quality gate, done), for progress displays. */
   @QueryMethod
   String progress();
+
+  /**
+   * Issue 15, sent by the session only: the decision on an approval this turn waits for (the
+   * session validated the {@code approve} Update). A decision for another approval is ignored.
+   */
+  @SignalMethod(name = APPROVAL_DECIDED)
+  void approvalDecided(ApprovalResult decision);
+
+  String APPROVAL_DECIDED = "approval_decided";
 }

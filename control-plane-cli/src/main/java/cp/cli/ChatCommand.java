@@ -2,12 +2,18 @@ package cp.cli;
 
 import cp.client.ClientException;
 import cp.client.SessionEndedException;
+import cp.client.TurnListener;
+import cp.model.PendingApproval;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -80,7 +86,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
           continue;
         }
         try {
-          runTurn(plane, current.get(), text, out, interactive);
+          runTurn(plane, current.get(), text, out, interactive, input);
         } catch (SessionEndedException e) {
           if (!interactive) {
             err().println(EndedSessions.notSent(e));
@@ -92,7 +98,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
           }
           current.set(plane.client.startSession(agentClass));
           out.println("Session " + current.get() + " started; sending your message there.");
-          runTurn(plane, current.get(), text, out, interactive);
+          runTurn(plane, current.get(), text, out, interactive, input);
         }
       }
       if (ended.compareAndSet(false, true)) {
@@ -116,40 +122,92 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     return status;
   }
 
-  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive)
-      throws InterruptedException {
+  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
+      LineInput input) throws InterruptedException {
     int turn = plane.client.state(sid).turns() + 1;
     runningTurn = turn;
     try {
-      awaitTurn(plane, sid, text, turn, out, interactive);
+      awaitTurn(plane, sid, text, turn, out, interactive, input);
     } finally {
       runningTurn = 0;
     }
   }
 
-  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive)
-      throws InterruptedException {
+  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive,
+      LineInput input) throws InterruptedException {
     Progress progress = new Progress(err(), interactive);
-    // The client reads the turn's progress (the per-turn Query) and reports each new step; the
-    // turn runs on another thread so this one stays interruptible.
-    CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(
-        () -> plane.client.turn(sid, text, interactive ? progress::show : null));
-    try {
-      TurnResult r = result.get();
-      progress.clear();
-      TurnPrinter.print(out, r);
-    } catch (ExecutionException e) {
-      progress.clear();
-      Throwable cause = e.getCause();
-      if (cause instanceof SessionEndedException ended) {
-        throw ended;
+    // The client reads the turn's progress (the per-turn Query) and its pending approvals on the
+    // turn's thread; this thread stays interruptible and asks the person about each approval.
+    BlockingQueue<PendingApproval> approvals = new LinkedBlockingQueue<>();
+    TurnListener listener = new TurnListener() {
+      @Override
+      public void onProgress(String step) {
+        progress.show(step);
       }
-      if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
-        err().println("cpctl: " + Cpctl.clientLine(ce));
+
+      @Override
+      public void onApproval(PendingApproval pending) {
+        approvals.add(pending);
+      }
+
+      @Override
+      public boolean wantsProgress() {
+        return interactive;
+      }
+    };
+    CompletableFuture<TurnResult> result = CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text, listener));
+    while (true) {
+      try {
+        TurnResult r = result.get(APPROVAL_CHECK_MS, TimeUnit.MILLISECONDS);
+        progress.clear();
+        TurnPrinter.print(out, r);
         return;
+      } catch (TimeoutException e) {
+        for (PendingApproval p; (p = approvals.poll()) != null; ) {
+          progress.clear();
+          askForApproval(plane, sid, out, interactive, input, p);
+        }
+      } catch (ExecutionException e) {
+        progress.clear();
+        Throwable cause = e.getCause();
+        if (cause instanceof SessionEndedException ended) {
+          throw ended;
+        }
+        if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
+          err().println("cpctl: " + Cpctl.clientLine(ce));
+          return;
+        }
+        throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause,
+            cause instanceof ClientException ce ? ce.sessionId() : sid, null);
       }
-      throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause,
-          cause instanceof ClientException ce ? ce.sessionId() : sid, null);
+    }
+  }
+
+  /** How often chat looks for approvals the client reported while the turn runs. */
+  static final long APPROVAL_CHECK_MS = 100;
+
+  /**
+   * Issue 15: asks in place about a tool call of the turn that waits for a person. Piped input
+   * is never read for a decision (its lines are the next messages): the approval stays pending
+   * and chat says how to decide it from another terminal, then keeps waiting.
+   */
+  private void askForApproval(CliPlane plane, String sid, PrintStream out, boolean interactive, LineInput input,
+      PendingApproval p) {
+    if (!interactive) {
+      err().println(TurnCommand.waitingLine(p));
+      return;
+    }
+    java.util.Optional<cp.model.ApprovalDecision> d = ApprovalPrompt.ask(p, input, out,
+        System.getProperty("user.name", "unknown"));
+    if (d.isEmpty()) {
+      err().println(TurnCommand.waitingLine(p));
+      return;
+    }
+    try {
+      cp.model.ApprovalResult r = plane.client.approve(sid, d.get(), null);
+      out.println(r.message());
+    } catch (ClientException e) {
+      err().println("cpctl: " + Cpctl.clientLine(e));
     }
   }
 

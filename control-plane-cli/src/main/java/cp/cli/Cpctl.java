@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
 @Command(name = "cpctl", mixinStandardHelpOptions = true, versionProvider = Cpctl.Version.class,
     description = "Control Plane: a governed, durable runtime for LLM agents on Temporal.",
     subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
-        TurnCommand.class, SessionsCommand.class, ShowCommand.class, LedgerCommand.class, GateCheckCommand.class,
+        TurnCommand.class, ApprovalsCommand.class, ApproveCommand.class, SessionsCommand.class, ShowCommand.class,
+        LedgerCommand.class, GateCheckCommand.class,
         ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class Cpctl implements Runnable {

@@ -26,8 +26,11 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
     try (Ledgers ledgers = openLedgers(cfg)) {
       var view = SessionHistory.load(ledgers, sessionId).orElseThrow(() -> new IllegalArgumentException(
           "session " + sessionId + " is not in the ledgers under " + cfg.home() + " (see 'cpctl sessions')"));
+      var approvals = ApprovalHistory.of(ledgers, sessionId);
       if (json) {
-        out().println(Json.pretty(view));
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.tree(view);
+        tree.set("approvals", Json.tree(approvals));
+        out().println(Json.pretty(tree));
         return Cpctl.OK;
       }
       out().printf(Locale.ROOT, "%s  agent %s  started %s  %s%n", view.sessionId(), view.agentClass(),
@@ -44,6 +47,17 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
         }
         for (String d : t.degradations()) {
           out().println("  DEGRADATION: " + d);
+        }
+      }
+      if (!approvals.isEmpty()) {
+        out().println();
+        out().println("approvals:");
+        for (var a : approvals) {
+          out().println("  " + a.approvalId() + "  turn " + a.turn() + "  " + a.tool() + "  "
+              + (a.decided() ? a.decision() + (cp.model.ApprovalResult.SYSTEM.equals(a.decidedBy()) ? "" : " by "
+                  + a.decidedBy()) + " at " + a.decidedAt() + (a.reason() == null ? "" : " (" + cut(a.reason()) + ")")
+                  : "PENDING (asked " + a.requestedAt() + ", deadline " + a.deadline() + ")"));
+          out().println("    " + cut(a.summary()));
         }
       }
       out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, $%.4f%n", view.turns().size(), view.totalTokens(),

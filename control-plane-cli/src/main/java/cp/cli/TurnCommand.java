@@ -37,7 +37,7 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
           + " the shell passed that are not UTF-8 (binary input?); send UTF-8 text");
     }
     try (CliPlane plane = CliPlane.open(cfg)) {
-      TurnResult r = plane.client.turn(sessionId, text);
+      TurnResult r = plane.client.turn(sessionId, text, p -> err().println(waitingLine(p)));
       if (json) {
         out().println(Json.pretty(r));
       } else {
@@ -45,5 +45,16 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
       }
       return TurnOutcome.ERROR.equals(r.outcome()) ? Cpctl.FAILED : Cpctl.OK;
     }
+  }
+
+  /**
+   * Issue 15: what a waiting turn says about a tool call that waits for a person. The turn keeps
+   * waiting; Ctrl-C leaves the approval pending (it lives in the session, not in this process).
+   */
+  static String waitingLine(cp.model.PendingApproval p) {
+    String first = p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
+    return "cpctl: waiting for approval " + p.approvalId() + " (" + p.tool() + " " + first + ", until " + p.deadline()
+        + ", then " + p.onTimeout() + "): decide with 'cpctl approve " + p.sessionId() + " " + p.approvalId()
+        + "' (add --deny to refuse); still waiting";
   }
 }

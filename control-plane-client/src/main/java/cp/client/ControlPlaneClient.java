@@ -1,18 +1,21 @@
 package cp.client;
 
-import cp.model.Refusal;
+import cp.model.ApprovalDecision;
+import cp.model.ApprovalResult;
 import cp.model.ClientDefaults;
 import cp.model.FailureCode;
+import cp.model.PendingApproval;
+import cp.model.Refusal;
 import cp.model.RootCause;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
-import cp.workflows.SessionWorkflow;
-import cp.workflows.TurnText;
 import cp.model.WorkOrderIds;
 import cp.workflows.CpSearchAttributes;
+import cp.workflows.SessionWorkflow;
+import cp.workflows.TurnText;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -21,23 +24,28 @@ import io.temporal.api.query.v1.WorkflowQuery;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
 import io.temporal.api.workflowservice.v1.QueryWorkflowResponse;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.client.WorkflowExecutionMetadata;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowException;
+import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -45,11 +53,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -291,13 +294,28 @@ public final class ControlPlaneClient implements AutoCloseable {
    * this turn, unless another client's turn was queued before it. Null: no progress is read.
    */
   public TurnResult turn(String sessionId, String text, Consumer<String> onProgress) {
+    return turn(sessionId, text, onProgress == null ? null : new TurnListener() {
+      @Override
+      public void onProgress(String step) {
+        onProgress.accept(step);
+      }
+    });
+  }
+
+  /**
+   * {@link #turn(String, String)}, telling {@code listener} (may be null) what the turn does while
+   * it runs: each new step ({@link TurnListener#onProgress}) and, once each, the tool calls that wait
+   * for a person's decision ({@link TurnListener#onApproval}; decide them with
+   * {@link #approve}). Both are called on this thread.
+   */
+  public TurnResult turn(String sessionId, String text, TurnListener listener) {
     checkSessionId(sessionId);
     TurnText.problem(text, MAX_MESSAGE_BYTES, CLIENT_LIMIT).ifPresent(p -> {
       throw new ClientException(ClientException.Kind.REFUSED, "message refused: " + p, null, sessionId, null);
     });
     Progress progress = null;
-    if (onProgress != null) {
-      progress = new Progress(sessionId, onProgress);
+    if (listener != null && listener.wantsProgress()) {
+      progress = new Progress(sessionId, listener::onProgress);
       SessionState before = state(sessionId);
       progress.turn = before == null ? 0 : before.turns() + 1;
     }
@@ -315,7 +333,7 @@ public final class ControlPlaneClient implements AutoCloseable {
         return handle.getResult();
       }, WAITERS);
       try {
-        return await(sessionId, call, accepted, progress);
+        return await(sessionId, call, accepted, progress, listener);
       } catch (WorkflowUpdateException e) {
         if (refusedAsEnded(e)) {
           throw endedWhenClosed(sessionId, e);
@@ -408,8 +426,9 @@ public final class ControlPlaneClient implements AutoCloseable {
    * turn's progress every {@code progressPollInterval}, when asked to); rethrows its failure as is.
    */
   private TurnResult await(String sessionId, CompletableFuture<TurnResult> call, AtomicBoolean accepted,
-      Progress progress) {
+      Progress progress, TurnListener listener) {
     SessionWatch watch = new SessionWatch(client, sessionId, System::nanoTime);
+    java.util.Set<String> toldApprovals = new java.util.HashSet<>();
     Duration poll = progress == null ? WATCH_INTERVAL : progressPollInterval;
     long nextWatch = System.nanoTime() + WATCH_INTERVAL.toNanos();
     while (true) {
@@ -426,6 +445,13 @@ public final class ControlPlaneClient implements AutoCloseable {
             continue;
           }
           nextWatch = System.nanoTime() + WATCH_INTERVAL.toNanos();
+        }
+        if (listener != null && listener.wantsApprovals()) {
+          for (PendingApproval p : pendingApprovalsOrNone(sessionId)) {
+            if (toldApprovals.add(p.approvalId())) {
+              listener.onApproval(p);
+            }
+          }
         }
         SessionWatch.Seen seen = watch.check();
         if (seen == SessionWatch.Seen.GONE && accepted.get()) {
@@ -452,6 +478,69 @@ public final class ControlPlaneClient implements AutoCloseable {
 
   private static ClientException interrupted(String what, String sessionId) {
     return new ClientException(ClientException.Kind.UNAVAILABLE, "interrupted while " + what, null, sessionId, null);
+  }
+
+  // ------------------------------------------------------------------ approvals (issue 15)
+
+  /** The tool calls of the session's running turn that wait for a person's decision (the Query {@code state}). */
+  public List<PendingApproval> pendingApprovals(String sessionId) {
+    SessionState st = state(sessionId);
+    return st == null ? List.of() : st.pendingApprovals();
+  }
+
+  /** As {@link #pendingApprovals}, empty when the session cannot be asked (ended, gone, unreachable). */
+  private List<PendingApproval> pendingApprovalsOrNone(String sessionId) {
+    try {
+      return pendingApprovals(sessionId);
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  /**
+   * Decides an approval (the Update {@code approve}) and waits for the turn to record it. One
+   * update id per call, reused by the SDK's retries, so a retried call is one decision; a second
+   * person's decision is refused ({@link ClientException.Kind#REFUSED}, naming the first).
+   *
+   * @param stillWaiting told once (may be null) when no worker has taken the decision after
+   *     {@link ClientDefaults#APPROVE_NOTICE_AFTER}: it stays pending and applies when a worker runs
+   */
+  public ApprovalResult approve(String sessionId, ApprovalDecision decision, Runnable stillWaiting) {
+    checkSessionId(sessionId);
+    WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
+    String updateId = "approve/" + decision.approvalId() + "/" + UUID.randomUUID();
+    CompletableFuture<ApprovalResult> call = CompletableFuture.supplyAsync(() -> stub.startUpdate(
+        UpdateOptions.newBuilder(ApprovalResult.class).setUpdateName(SessionWorkflow.APPROVE)
+            .setUpdateId(updateId).setWaitForStage(WorkflowUpdateStage.ACCEPTED).build(), decision).getResult(),
+        WAITERS);
+    long noticeAt = System.nanoTime() + ClientDefaults.APPROVE_NOTICE_AFTER.toNanos();
+    boolean told = false;
+    while (true) {
+      try {
+        return call.get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        if (!told && stillWaiting != null && System.nanoTime() >= noticeAt) {
+          told = true;
+          stillWaiting.run();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        call.cancel(true);
+        throw interrupted("deciding " + decision.approvalId() + " (it may still apply: the session's pending"
+            + " approvals show whether it is still pending)", sessionId);
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof WorkflowUpdateException u) {
+          String msg = RootCause.clientMessage(u);
+          throw new ClientException(ClientException.Kind.REFUSED, msg == null ? "approve refused on " + sessionId : msg,
+              u, sessionId, null);
+        }
+        if (c instanceof WorkflowNotFoundException || hasStatus(c, Status.Code.NOT_FOUND)) {
+          throw notFoundOrEnded(sessionId);
+        }
+        throw unavailable("approve on " + sessionId + " failed", c, sessionId);
+      }
+    }
   }
 
   /**

@@ -243,7 +243,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     ToolResult result;
     try {
-      result = context.heartbeating(() -> {
+      result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {
         FaultPoints.at(FaultPoints.TOOL_CALL);
         return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
       });
@@ -260,6 +260,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
         .put("duration_ms", clock.millis() - start);
     meta.set("arguments", use.input());
+    if (r.approval() != null) {
+      meta.put("approval_id", r.approval().approvalId()).put("approval", r.approval().decision());
+    }
     if (result.errorCode() != null) {
       meta.put("error_code", result.errorCode());
     }
@@ -268,6 +271,20 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .reason(use.name() + " " + result.status() + (result.errorCode() == null ? "" : ": " + result.errorCode()))
         .metadata(meta).idempotencyKey(key).build());
     return new ToolCallResult(entryId, use.id(), use.name(), result.status(), result.errorCode());
+  }
+
+  /**
+   * The tool_result of a call a person denied or nobody decided in time (issue 15): the tool did
+   * not run, and the model reads the decision, who made it and why, so it can tell the user.
+   */
+  static ToolResult notApproved(cp.model.ApprovalResult a) {
+    boolean timedOut = cp.model.ApprovalResult.TIMED_OUT.equals(a.decision());
+    String why = a.reason() == null || a.reason().isBlank() ? "" : " (reason: " + a.reason() + ")";
+    String text = a.tool() + " was not run: approval " + a.approvalId() + (timedOut
+        ? " timed out: nobody decided within the approval timeout, and the policy denies on timeout" + why
+        : " was denied by " + a.decidedBy() + why) + ". Tell the user; do not retry the call unless they ask.";
+    return ToolResult.refused(timedOut ? cp.tools.ToolErrorCodes.APPROVAL_TIMED_OUT
+        : cp.tools.ToolErrorCodes.APPROVAL_DENIED, text);
   }
 
   // ------------------------------------------------------------------ finish

@@ -46,7 +46,14 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds());
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a));
+  }
+
+  /** The agent's tools whose calls wait for a person (issue 15): configured, or by default those that write. */
+  static java.util.List<cp.model.ToolApproval> approvals(AgentConfig a) {
+    return a.tools().stream().filter(t -> t.approvalRequired(cp.tools.BuiltinTools.WRITING))
+        .map(t -> new cp.model.ToolApproval(t.toolId(), t.effectiveApprovalTimeoutSeconds(), t.grantOnTimeout()))
+        .toList();
   }
 
   /**

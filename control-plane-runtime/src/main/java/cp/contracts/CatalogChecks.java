@@ -94,6 +94,15 @@ final class CatalogChecks {
             + String.join(", ", requirements.toolIds()) + ")");
       }
       problems.addAll(file, "tools[" + i + "].parameters", validator.schemaProblems(tool.parameters()));
+      long turnDeadline = a.budget().turnTimeoutSeconds();
+      if (tool.approvalTimeoutSeconds() != null || ToolSpec.REQUIRED.equals(tool.approval())) {
+        long wait = tool.effectiveApprovalTimeoutSeconds();
+        if (turnDeadline > 0 && wait >= turnDeadline) {
+          problems.add(file, "tools[" + i + "].approval_timeout_seconds", wait + " s is not shorter than"
+              + " budget.turn_timeout_seconds " + turnDeadline + " s: the turn's deadline would cancel the turn"
+              + " before the approval could time out; lower it or raise budget.turn_timeout_seconds");
+        }
+      }
     }
     globs(file, "permissions.read", a.permissions().read());
     globs(file, "permissions.write", a.permissions().write());

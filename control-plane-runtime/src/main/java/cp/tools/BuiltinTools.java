@@ -3,16 +3,25 @@ package cp.tools;
 import cp.contracts.Catalog;
 import java.util.List;
 
-/** The tools every worker implements (seed 003): read_file, query_ledger, list_packages, gate_check. */
+/**
+ * The tools every worker implements (seed 003): read_file, query_ledger, list_packages, gate_check;
+ * and write_file (issue 15), the one that changes files.
+ */
 public final class BuiltinTools {
   /** The ids of {@link #all}, in its order: the only tools an agent config may name. */
   public static final List<String> IDS = List.of(ReadFileTool.ID, QueryLedgerTool.ID, ListPackagesTool.ID,
-      GateCheckTool.ID);
+      GateCheckTool.ID, WriteFileTool.ID);
+
+  /**
+   * The tools that change something: an agent's approval policy for them defaults to
+   * {@code required} (a person allows each call), for the others to {@code never}.
+   */
+  public static final java.util.Set<String> WRITING = java.util.Set.of(WriteFileTool.ID);
 
   private BuiltinTools() {}
 
   public static List<Tool> all(Catalog catalog, IntegrityGates gates) {
     return List.of(new ReadFileTool(), new QueryLedgerTool(catalog), new ListPackagesTool(catalog),
-        new GateCheckTool(gates));
+        new GateCheckTool(gates), WriteFileTool.fromEnvironment(System.getenv()));
   }
 }

@@ -91,25 +91,9 @@ final class NoFollowOpen {
             + "following symbolic links (no SecureDirectoryStream), so read_file reads nothing rather than risk "
             + "reading outside the plane root");
       }
-      String walked = "";
-      for (int i = 0; i < names.length - 1; i++) {
-        Path name = realRoot.getFileSystem().getPath(names[i]);
-        walked = walked.isEmpty() ? names[i] : walked + "/" + names[i];
-        BasicFileAttributes a = attributes(dir, name);
-        if (a == null || (!a.isDirectory() && !a.isSymbolicLink())) {
-          return new Missing();
-        }
-        if (a.isSymbolicLink()) {
-          throw changed(refuse, walked);
-        }
-        try {
-          dir = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException | NotDirectoryException e) {
-          return new Missing();
-        } catch (FileSystemException e) {
-          throw linkOr(e, dir, name, refuse, walked);
-        }
-        handles.push(dir);
+      dir = walkToParent(realRoot, names, dir, handles, refuse);
+      if (dir == null) {
+        return new Missing();
       }
       Path name = realRoot.getFileSystem().getPath(names[names.length - 1]);
       BasicFileAttributes a = attributes(dir, name);
@@ -144,6 +128,90 @@ final class NoFollowOpen {
         ch.close();
         throw e;
       }
+    } finally {
+      for (DirectoryStream<Path> h : handles) {
+        h.close();
+      }
+    }
+  }
+
+  /**
+   * Walks from the root's handle to the directory that holds the last of {@code names}, one
+   * no-follow handle per component (each pushed on {@code handles} for the caller to close).
+   *
+   * @return the parent's handle, or null when a directory on the way does not exist
+   */
+  private static SecureDirectoryStream<Path> walkToParent(Path realRoot, String[] names, SecureDirectoryStream<Path> dir,
+      Deque<DirectoryStream<Path>> handles, BiFunction<PathRefusal, String, PathRefusedException> refuse)
+      throws IOException {
+    String walked = "";
+    for (int i = 0; i < names.length - 1; i++) {
+      Path name = realRoot.getFileSystem().getPath(names[i]);
+      walked = walked.isEmpty() ? names[i] : walked + "/" + names[i];
+      BasicFileAttributes a = attributes(dir, name);
+      if (a == null || (!a.isDirectory() && !a.isSymbolicLink())) {
+        return null;
+      }
+      if (a.isSymbolicLink()) {
+        throw changed(refuse, walked);
+      }
+      try {
+        dir = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException | NotDirectoryException e) {
+        return null;
+      } catch (FileSystemException e) {
+        throw linkOr(e, dir, name, refuse, walked);
+      }
+      handles.push(dir);
+    }
+    return dir;
+  }
+
+  /** What a writer does in the parent directory of the checked path, reached without following links. */
+  interface InParent<T> {
+    /**
+     * @param dir the parent directory's handle (open operations relative to it follow no link when
+     *     asked not to)
+     * @param name the file's name in it
+     * @param existing the entry's own attributes (a link reported as a link), or null when there is none
+     */
+    T apply(SecureDirectoryStream<Path> dir, Path name, BasicFileAttributes existing) throws IOException;
+  }
+
+  /**
+   * Runs {@code action} in the parent directory of {@code relative}, reached from the real root's
+   * handle one no-follow handle at a time, as {@link #open} does: a directory swapped for a link
+   * after the check is refused ({@link PathRefusal#CHANGED}), so a write cannot be redirected.
+   *
+   * @return the action's result, or empty when a directory on the way does not exist
+   * @throws PathRefusedException when a link appeared on the way, the path is the root, or the
+   *     platform cannot open without following links
+   */
+  static <T> java.util.Optional<T> inParent(Path realRoot, String relative,
+      BiFunction<PathRefusal, String, PathRefusedException> refuse, InParent<T> action) throws IOException {
+    String[] names = components(relative, refuse);
+    if (names.length == 0) {
+      throw refuse.apply(PathRefusal.UNRESOLVABLE, "it is the plane root itself, a directory, not a file");
+    }
+    Deque<DirectoryStream<Path>> handles = new ArrayDeque<>();
+    try {
+      DirectoryStream<Path> rootStream = Files.newDirectoryStream(realRoot);
+      handles.push(rootStream);
+      if (!(rootStream instanceof SecureDirectoryStream<Path> root)) {
+        throw refuse.apply(PathRefusal.NO_SAFE_OPEN, "this platform's file system cannot open a file without "
+            + "following symbolic links (no SecureDirectoryStream), so nothing is written rather than risk "
+            + "writing outside the plane root");
+      }
+      SecureDirectoryStream<Path> dir = walkToParent(realRoot, names, root, handles, refuse);
+      if (dir == null) {
+        return java.util.Optional.empty();
+      }
+      Path name = realRoot.getFileSystem().getPath(names[names.length - 1]);
+      BasicFileAttributes existing = attributes(dir, name);
+      if (existing != null && existing.isSymbolicLink()) {
+        throw changed(refuse, relative);
+      }
+      return java.util.Optional.ofNullable(action.apply(dir, name, existing));
     } finally {
       for (DirectoryStream<Path> h : handles) {
         h.close();
@@ -195,7 +263,8 @@ final class NoFollowOpen {
   private static PathRefusedException changed(BiFunction<PathRefusal, String, PathRefusedException> refuse,
       String shown) {
     return refuse.apply(PathRefusal.CHANGED, "'" + PathPolicy.quote(shown) + "' became a symbolic link after the "
-        + "path was checked; read_file follows no link it has not checked, so nothing was read (try again)");
+        + "path was checked; file tools follow no link they have not checked, so nothing was read or written (try "
+        + "again)");
   }
 
   /**

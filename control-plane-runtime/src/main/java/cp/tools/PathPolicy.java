@@ -2,9 +2,12 @@ package cp.tools;
 
 import cp.contracts.AgentConfig;
 import cp.contracts.Permissions;
+import cp.ledger.PlaneLayout;
+import cp.ledger.Tier;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -122,12 +125,63 @@ public final class PathPolicy {
    * @throws PathRefusedException naming the rule that refused the path
    */
   public Path resolveForWrite(String requested) {
-    return resolve(requested, Access.WRITE).path();
+    return checkWrite(requested).path();
+  }
+
+  /**
+   * As {@link #resolveForWrite}, keeping the real root and relative path apart so the file can be
+   * written below the root's directory handle ({@link NoFollowOpen#inParent}).
+   *
+   * @throws PathRefusedException naming the rule that refused the path
+   */
+  public Checked checkWrite(String requested) {
+    return resolve(requested, Access.WRITE);
   }
 
   /** A read refusal in the form of every other: the path, the rule's code and why. */
   PathRefusedException refuseRead(PathRefusal refusal, String requested, String why) {
     return refuse(refusal, Access.READ, requested, why);
+  }
+
+  /** A write refusal in the form of every other: the path, the rule's code and why. */
+  PathRefusedException refuseWrite(PathRefusal refusal, String requested, String why) {
+    return refuse(refusal, Access.WRITE, requested, why);
+  }
+
+  /**
+   * Refuses a checked path that is, or resolves to, a tier's ledger directory or a file in it
+   * ({@link PlaneLayout#ledgerDirectory}: the ledger, its {@code .head}, {@code .torn-*} and
+   * {@code .quarantine-*} files), for reading and writing alike, whatever the agent's globs say:
+   * ledgers hold every session's records and only the plane appends to them.
+   *
+   * @param write whether the path is to be written (the message says which tool may do what)
+   * @throws PathRefusedException ({@link PathRefusal#LEDGER_FILE})
+   */
+  void refuseLedgerFiles(Checked checked, PlaneLayout layout, boolean write) {
+    Access access = write ? Access.WRITE : Access.READ;
+    for (String rel : new String[] {checked.lexicalRelative(), checked.realRelative()}) {
+      for (Tier tier : Tier.values()) {
+        String dir = slashed(layout.root().relativize(layout.ledgerDirectory(tier)));
+        if (isAtOrBelow(rel, dir)) {
+          String via = rel.equals(checked.lexicalRelative()) ? "it"
+              : "it resolves (through a symbolic link) to '" + quote(rel) + "', which";
+          String instead = write
+              ? "ledgers are append-only, hash-chained records that only the plane itself writes; write_file never "
+                  + "writes them, for any agent"
+              : "ledgers hold every session's records and are never read with read_file, by any agent. Use "
+                  + "query_ledger, which returns what this agent may see";
+          throw refuse(PathRefusal.LEDGER_FILE, access, checked.requested(), via + " is in the " + tier
+              + " ledger directory " + dir + "/; " + instead);
+        }
+      }
+    }
+  }
+
+  /** Whether {@code rel} is {@code dir} or below it, ignoring letter case (some file systems do). */
+  private static boolean isAtOrBelow(String rel, String dir) {
+    String r = rel.toLowerCase(Locale.ROOT);
+    String d = dir.toLowerCase(Locale.ROOT);
+    return r.equals(d) || r.startsWith(d + "/");
   }
 
   private Checked resolve(String requested, Access access) {

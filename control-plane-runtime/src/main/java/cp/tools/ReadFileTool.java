@@ -2,13 +2,11 @@ package cp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.ledger.PlaneLayout;
-import cp.ledger.Tier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * {@code read_file {path}}: the text of one file under the plane root ({@code CP_HOME}), as the
@@ -44,7 +42,7 @@ public final class ReadFileTool implements Tool {
     String requested = args.path("path").asText("");
     PathPolicy.Checked checked = ctx.paths().checkRead(requested);
     String shown = PathPolicy.quote(requested);
-    refuseLedgerFiles(ctx, checked);
+    ctx.paths().refuseLedgerFiles(checked, ctx.layout(), false);
     NoFollowOpen.Opened opened;
     try {
       opened = NoFollowOpen.open(checked.realRoot(), checked.realRelative(),
@@ -77,29 +75,6 @@ public final class ReadFileTool implements Tool {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
     }
-  }
-
-  /** Refuses any path that is, or resolves to, a file in (or the directory of) a tier's ledger. */
-  private static void refuseLedgerFiles(ToolContext ctx, PathPolicy.Checked checked) {
-    for (String rel : new String[] {checked.lexicalRelative(), checked.realRelative()}) {
-      for (Tier tier : Tier.values()) {
-        String dir = PathPolicy.slashed(ctx.layout().root().relativize(ctx.layout().ledgerDirectory(tier)));
-        if (isAtOrBelow(rel, dir)) {
-          String via = rel.equals(checked.lexicalRelative()) ? "it"
-              : "it resolves (through a symbolic link) to '" + PathPolicy.quote(rel) + "', which";
-          throw ctx.paths().refuseRead(PathRefusal.LEDGER_FILE, checked.requested(), via + " is in the " + tier
-              + " ledger directory " + dir + "/; ledgers hold every session's records and are never read with "
-              + "read_file, by any agent. Use query_ledger, which returns what this agent may see");
-        }
-      }
-    }
-  }
-
-  /** Whether {@code rel} is {@code dir} or below it, ignoring letter case (some file systems do). */
-  private static boolean isAtOrBelow(String rel, String dir) {
-    String r = rel.toLowerCase(Locale.ROOT);
-    String d = dir.toLowerCase(Locale.ROOT);
-    return r.equals(d) || r.startsWith(d + "/");
   }
 
   private static ToolResult notFound(String shown) {

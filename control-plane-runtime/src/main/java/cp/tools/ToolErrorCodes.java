@@ -29,5 +29,14 @@ public final class ToolErrorCodes {
   /** gate_check was asked for a gate id that does not exist. */
   public static final String UNKNOWN_GATE = "unknown_gate";
 
+  /** write_file's content is over its limit ({@code CP_WRITE_FILE_MAX_BYTES}). */
+  public static final String TOO_LARGE = "content_too_large";
+  /** write_file in mode create found a file with other content. */
+  public static final String FILE_EXISTS = "file_exists";
+  /** A person denied the call (approval policy {@code required}); the tool did not run. */
+  public static final String APPROVAL_DENIED = "approval_denied";
+  /** Nobody decided the call within its approval timeout and the policy denies on timeout; the tool did not run. */
+  public static final String APPROVAL_TIMED_OUT = "approval_timed_out";
+
   private ToolErrorCodes() {}
 }

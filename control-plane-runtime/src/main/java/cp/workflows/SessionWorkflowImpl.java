@@ -156,6 +156,10 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private boolean startRecorded;
   /** From {@link #START_FIRST} 1 on: Updates wait for {@link #startRecorded}, not only the profile. */
   private boolean startFirst;
+  /** Issue 15: the approvals the running turn waits for and how they were decided. */
+  private final SessionApprovals approvals = new SessionApprovals();
+  /** The running turn's workflow id, while a turn runs; the only turn whose approvals the session takes. */
+  private String runningTurnWorkflowId;
 
   @Override
   public SessionSummary run(SessionInput in) {
@@ -461,6 +465,10 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       Workflow.upsertTypedSearchAttributes(CpSearchAttributes.TURN.valueSet((long) n));
       return r.withCost(r.costSummary().withSession(tokensUsed, tokensLeft()));
     } finally {
+      if (runningTurnWorkflowId != null) {
+        approvals.turnEnded(runningTurnWorkflowId, Workflow.currentTimeMillis());
+        runningTurnWorkflowId = null;
+      }
       pendingTurns--;
       lastActivityAt = Workflow.currentTimeMillis();
       activitySeq++;
@@ -479,6 +487,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
             .build())
         .build();
     TurnWorkflow child = Workflow.newChildWorkflowStub(TurnWorkflow.class, options);
+    runningTurnWorkflowId = childId;
     try {
       return child.run(new TurnInput(sessionId, n, text, remaining, profile));
     } catch (ChildWorkflowFailure f) {
@@ -744,7 +753,53 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   private SessionState snapshot() {
     return new SessionState(sessionId, agentClass, profile, turns, tokensUsed, tokensLeft(), cost, lastOutcome, ended,
-        endReason, startedAtMillis, runs, degradedTurns);
+        endReason, startedAtMillis, runs, degradedTurns, approvals.undecided());
+  }
+
+  // ------------------------------------------------------------------ approvals (issue 15)
+
+  @Override
+  public void validateApprove(cp.model.ApprovalDecision decision) {
+    approvals.refusal(decision, sessionId).ifPresent(p -> {
+      throw new RefusedException(Refusal.APPROVAL_REFUSED, p.message(), p.refusal());
+    });
+  }
+
+  /**
+   * The first accepted decision claims the approval (every later one is refused, naming it), is
+   * forwarded to the waiting turn, and is answered with what the turn recorded. The session
+   * records nothing itself: APPROVAL_DECIDED is the turn's, so the record and the wait agree.
+   */
+  @Override
+  public cp.model.ApprovalResult approve(cp.model.ApprovalDecision decision) {
+    Optional<Refusal.Problem> refused = approvals.refusal(decision, sessionId);
+    if (refused.isPresent()) {
+      ApplicationFailure af = ApplicationFailure.newNonRetryableFailure(refused.get().message(),
+          Refusal.APPROVAL_REFUSED, refused.get().refusal());
+      af.setStackTrace(new StackTraceElement[0]);
+      throw af;
+    }
+    cp.model.PendingApproval waiting = approvals.waiting(decision.approvalId()).orElseThrow();
+    cp.model.ApprovalResult claim = approvals.claim(decision, Workflow.currentTimeMillis());
+    try {
+      Workflow.newExternalWorkflowStub(TurnWorkflow.class, waiting.turnWorkflowId()).approvalDecided(claim);
+    } catch (RuntimeException e) {
+      // The turn has gone (it ended meanwhile): turnEnded closes the approval, and the answer says so.
+      Workflow.getLogger(SessionWorkflowImpl.class).warn("session {}: approval {} could not be forwarded to {}: {}",
+          sessionId, claim.approvalId(), waiting.turnWorkflowId(), RootCause.innermostMessage(e));
+    }
+    Workflow.await(() -> approvals.recorded(claim.approvalId()).isPresent());
+    return SessionApprovals.answer(approvals.recorded(claim.approvalId()).orElseThrow(), claim);
+  }
+
+  @Override
+  public void approvalPending(cp.model.PendingApproval pending) {
+    approvals.pending(pending, sessionId, runningTurnWorkflowId);
+  }
+
+  @Override
+  public void approvalClosed(cp.model.ApprovalResult recorded) {
+    approvals.closed(recorded);
   }
 
   @Override

@@ -71,6 +71,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
   private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
+  private final cp.activities.ApprovalActivities approvalsLocal =
+      Workflow.newLocalActivityStub(cp.activities.ApprovalActivities.class);
+  /** Issue 15: the durable pause before tool calls that need a person; set when the turn starts. */
+  private ApprovalGate approvals;
 
   private final List<WorkOrder> chain = new ArrayList<>();
   private final List<String> exchangeIds = new ArrayList<>();
@@ -81,6 +85,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   @Override
   public String progress() {
     return step;
+  }
+
+  @Override
+  public void approvalDecided(cp.model.ApprovalResult decision) {
+    if (approvals != null) {
+      approvals.onDecision(decision);
+    }
   }
 
   private boolean round2;
@@ -123,7 +134,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean);
+    approvals = new ApprovalGate(approvalsLocal, p, in.sessionId(), in.turn(), s -> step = s);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean, approvals::decide);
     int seq = 0;
 
     // Step 2a: classify.

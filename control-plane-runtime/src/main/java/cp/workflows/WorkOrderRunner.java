@@ -46,6 +46,7 @@ public final class WorkOrderRunner {
   private final Ho1Activities local;
   private final Consumer<String> onStep;
   private final boolean lean;
+  private final ToolApprover approver;
 
   /** What running a work order produced, beyond the work order itself. */
   public record Outcome(WorkOrder workOrder, String finalText, List<String> exchangeIds, List<ToolCallSummary> toolCalls) {
@@ -66,10 +67,25 @@ public final class WorkOrderRunner {
    * 1 on); without it the pre-{@code lean-turn} protocol runs, for histories recorded before.
    */
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, Consumer<String> onStep, boolean lean) {
+    this(remote, local, onStep, lean, ToolApprover.NONE);
+  }
+
+  /** As above; {@code approver} decides, before each tool call, whether a person must allow it (issue 15). */
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, Consumer<String> onStep, boolean lean,
+      ToolApprover approver) {
     this.remote = remote;
     this.local = local;
     this.onStep = onStep;
     this.lean = lean;
+    this.approver = approver;
+  }
+
+  /** Decides whether a tool call may run (issue 15): null when it needs no person's decision. */
+  @FunctionalInterface
+  public interface ToolApprover {
+    ToolApprover NONE = (woId, agentClass, use, round, index) -> null;
+
+    cp.model.ApprovalResult decide(String woId, String agentClass, ToolUse use, int round, int index);
   }
 
   /** Runs a work order in state dispatched to a terminal state. */
@@ -170,12 +186,15 @@ public final class WorkOrderRunner {
             + round + " but the work order allows " + turnLimit + " round(s)"));
       }
       WorkOrder costed = wo;
+      int callIndex = 0;
       for (ToolUse use : calls.toolUses()) {
         onStep.accept("tool " + use.name());
+        // Issue 15: a call the agent's policy marks waits here for a person's decision (durably).
+        cp.model.ApprovalResult approval = approver.decide(wo.woId(), agentClass, use, round, ++callIndex);
         ToolCallResult t;
         try {
           t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
-              wo.constraints().allowedTools(), round));
+              wo.constraints().allowedTools(), round, approval));
         } catch (ActivityFailure f) {
           if (WoErrorCode.isLedgerFailure(RootCause.failureType(f))) {
             return ToolRound.ended(finishFailed(costed, WoErrorCode.LEDGER_UNWRITABLE,

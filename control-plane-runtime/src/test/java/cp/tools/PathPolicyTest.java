@@ -242,13 +242,19 @@ class PathPolicyTest {
   }
 
   @Test
-  void adminCannotWriteKernelSpace_orAnythingElse_withEmptyWriteGlobs() {
-    assertTrue(Catalog.loadDefault().agent("ADMIN").permissions().write().isEmpty());
+  void adminWritesOnlyDirectlyUnderHo2AndHo1_neverKernelSpace() throws IOException {
+    assertEquals(List.of("HO2/*", "HO1/*"), Catalog.loadDefault().agent("ADMIN").permissions().write());
 
-    for (String p : List.of("HOT/kernel/kernel.py", "HOT/scripts/gate_check.py", "HO1/notes.txt", "new.txt")) {
+    assertEquals(root.toRealPath().resolve("HO1/notes.txt"), admin.resolveForWrite("HO1/notes.txt"));
+    refused(PathRefusal.FORBIDDEN, () -> admin.resolveForWrite("HOT/kernel/kernel.py"));
+    refused(PathRefusal.FORBIDDEN, () -> admin.resolveForWrite("HOT/scripts/gate_check.py"));
+    for (String p : List.of("new.txt", "HO1/deeper/x.txt", "HOT/notes.md")) {
       PathRefusedException e = refused(PathRefusal.NOT_PERMITTED, () -> admin.resolveForWrite(p));
-      assertTrue(e.getMessage().contains("no write permission at all"), e.getMessage());
+      assertTrue(e.getMessage().contains("Writable: HO2/*, HO1/*"), e.getMessage());
     }
+    PathPolicy readOnly = PathPolicy.forAgent(Catalog.loadDefault().agent("RESIDENT"), root);
+    PathRefusedException e = refused(PathRefusal.NOT_PERMITTED, () -> readOnly.resolveForWrite("HO1/notes.txt"));
+    assertTrue(e.getMessage().contains("no write permission at all"), e.getMessage());
   }
 
   @Test

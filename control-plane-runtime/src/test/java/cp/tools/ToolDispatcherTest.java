@@ -61,14 +61,14 @@ class ToolDispatcherTest {
 
   @Test
   void toolNotInTheAgentsConfig_isRefusedNamingTheAgentsTools() {
-    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "write_file", args("{\"path\":\"HOT/kernel/x.py\"}"),
+    ToolResult r = dispatcher.execute("RESIDENT", TestPlane.SESSION, "write_file", args("{\"path\":\"HOT/kernel/x.py\"}"),
         List.of("write_file", "read_file"));
 
     assertEquals(ToolResult.REFUSED, r.status());
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
     assertTrue(r.content().contains("write_file"), r.content());
-    assertTrue(r.content().contains("ADMIN"), r.content());
-    assertTrue(r.content().contains("gate_check, read_file, query_ledger, list_packages"), r.content());
+    assertTrue(r.content().contains("RESIDENT"), r.content());
+    assertTrue(r.content().contains("read_file, query_ledger"), r.content());
   }
 
   @Test
@@ -245,7 +245,7 @@ class ToolDispatcherTest {
   void definitions_areTheAgentsToolsTheWorkOrderAllowsAndTheWorkerImplements_inConfigOrder() {
     List<ToolDefinition> defs = dispatcher.definitions("ADMIN", List.of("read_file", "gate_check", "write_file"));
 
-    assertEquals(List.of("gate_check", "read_file"), defs.stream().map(ToolDefinition::name).toList());
+    assertEquals(List.of("gate_check", "read_file", "write_file"), defs.stream().map(ToolDefinition::name).toList());
     assertEquals(plane.catalog.agent("ADMIN").tool("read_file").orElseThrow().parameters(), defs.get(1).inputSchema());
     assertEquals(List.of("read_file"), with(new ReadFileTool()).definitions("ADMIN", ALL_ADMIN_TOOLS).stream()
         .map(ToolDefinition::name).toList());
@@ -260,14 +260,14 @@ class ToolDispatcherTest {
   }
 
   @Test
-  void adminHasNoWriteTool_andItsPathPolicyRefusesKernelWrites() {
-    assertFalse(plane.catalog.agent("ADMIN").toolIds().stream().anyMatch(t -> t.contains("write")));
-    ToolResult r = dispatcher.execute("ADMIN", TestPlane.SESSION, "write_file", args("{\"path\":\"HOT/kernel/x.py\",\"content\":\"x\"}"),
-        ALL_ADMIN_TOOLS);
+  void residentHasNoWriteTool_andAdminsPathPolicyRefusesKernelWrites() {
+    assertFalse(plane.catalog.agent("RESIDENT").toolIds().stream().anyMatch(t -> t.contains("write")));
+    ToolResult r = dispatcher.execute("RESIDENT", TestPlane.SESSION, "write_file",
+        args("{\"path\":\"HO2/x.md\",\"content\":\"x\"}"), List.of("read_file", "query_ledger", "write_file"));
     assertEquals(ToolErrorCodes.TOOL_NOT_ALLOWED, r.errorCode());
 
     PathRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(PathRefusedException.class,
         () -> plane.context("ADMIN").paths().resolveForWrite("HOT/kernel/x.py"));
-    assertEquals(PathRefusal.NOT_PERMITTED, e.refusal());
+    assertEquals(PathRefusal.FORBIDDEN, e.refusal());
   }
 }

@@ -75,7 +75,10 @@ class SessionActivitiesImplTest {
     assertEquals("ATT-ADMIN-001", p.attentionTemplateId());
     assertEquals(200_000, p.sessionTokenLimit());
     assertEquals(50, p.turnLimit());
-    assertEquals(List.of("gate_check", "read_file", "query_ledger", "list_packages"), p.toolIds());
+    assertEquals(List.of("gate_check", "read_file", "query_ledger", "list_packages", "write_file"), p.toolIds());
+    assertEquals(List.of(new cp.model.ToolApproval("write_file", 240, false)), p.approvals(),
+        "issue 15: write_file waits for a person, 240 s, denied on timeout; the read tools do not wait");
+    assertEquals(List.of(), session.profile("RESIDENT").approvals(), "RESIDENT has no tool that waits");
   }
 
   // Seed 001 Q6: RESIDENT runs the same code with its own, narrower configuration.

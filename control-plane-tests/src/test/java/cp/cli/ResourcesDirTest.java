@@ -99,8 +99,8 @@ class ResourcesDirTest {
     });
     Map<String, String> env = env();
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
-    String expected = "agents/admin.json: tools[4].tool_id: unknown tool 'shell' "
-        + "(known: read_file, query_ledger, list_packages, gate_check)";
+    String expected = "agents/admin.json: tools[5].tool_id: unknown tool 'shell' "
+        + "(known: read_file, query_ledger, list_packages, gate_check, write_file)";
 
     var worker = run(env, "worker");
     assertEquals(Cpctl.BAD_INPUT, worker.code(), worker::describe);

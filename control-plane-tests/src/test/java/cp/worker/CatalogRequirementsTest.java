@@ -54,7 +54,7 @@ class CatalogRequirementsTest {
 
     assertEquals(List.of(
         "agents/resident.json: tools[0].tool_id: unknown tool 'shell' (known: read_file, query_ledger, list_packages, "
-            + "gate_check)",
+            + "gate_check, write_file)",
         "contracts/: contract_id: no contract PRC-CLASSIFY-001, which the turn workflow plans work orders under "
             + "(required: PRC-CLASSIFY-001, PRC-SYNTHESIZE-001, PRC-DEGRADED-001; found: PRC-DEGRADED-001, "
             + "PRC-EXECUTE-001, PRC-SYNTHESIZE-001)"), e.problems());

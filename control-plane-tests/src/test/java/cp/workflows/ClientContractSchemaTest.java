@@ -49,7 +49,7 @@ import org.junit.jupiter.api.Test;
 class ClientContractSchemaTest {
   static final String SID = "SES-5c4e3a01";
   static final List<String> SCHEMAS = List.of("session_input", "turn_request", "turn_result", "session_summary",
-      "session_state", "refusal", "turn_progress");
+      "session_state", "refusal", "turn_progress", "approval_decision", "approval_result", "pending_approval");
   static final SchemaValidator VALIDATOR = new SchemaValidator();
 
   FakeActivities.Ho1 ho1;
@@ -365,7 +365,68 @@ class ClientContractSchemaTest {
 
   /** A SessionState with every field set, so its JSON names them all. */
   private static SessionState carriedRecordShape() {
-    return new SessionState(SID, "ADMIN", FakeActivities.profile(1, 1), 1, 1, 1, 1, "success", true, "end", 1, 1, 1);
+    return new SessionState(SID, "ADMIN", FakeActivities.profile(1, 1), 1, 1, 1, 1, "success", true, "end", 1, 1, 1,
+        List.of(new cp.model.PendingApproval("APR-5c4e3a01-0001-02-1-1", SID, 1, SID + "/turn-0001",
+            "WO-5c4e3a01-0001-02", "write_file", "tu-1", "HO2/x.md (1 bytes, 1 line, mode create)", "t", "t", 1, "deny",
+            "LED-1")));
+  }
+
+  // ------------------------------------------------------------------ issue 15: approvals
+
+  @Test
+  void anApproval_asAForeignClientSeesAndDecidesIt_matchesTheSchemas() throws Exception {
+    AgentProfile p = FakeActivities.profile(100_000, 50);
+    session.profile = p.withApprovals(List.of(new cp.model.ToolApproval("write_file", 600, false)));
+    AtomicInteger round = new AtomicInteger();
+    ho1.synthesize = r -> round.incrementAndGet() == 1
+        ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/x.md\",\"content\":\"hi\"}"))
+        : ho1.text("{\"response_text\":\"written\"}");
+    WorkflowStub stub = started(SID);
+    CompletableFuture<JsonNode> turn = CompletableFuture.supplyAsync(
+        () -> stub.update("turn", JsonNode.class, map("text", "write it")));
+    JsonNode state = null;
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < until) {
+      state = stub.query("state", JsonNode.class);
+      if (state != null && state.path("pending_approvals").size() > 0) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    assertValid("session_state", state);
+    JsonNode pending = state.path("pending_approvals").get(0);
+    assertValid("pending_approval", pending);
+    assertEquals(schema("pending_approval").path("properties"),
+        schema("session_state").at("/$defs/pending_approval/properties"), "session_state's copy is the schema");
+
+    Map<String, Object> unknown = map("approval_id", "APR-00000000-0001-02-1-9", "decision", "grant", "decided_by", "x");
+    assertValid("approval_decision", Json.tree(unknown));
+    JsonNode refusal = approvalRefusal(stub, unknown);
+    assertEquals("unknown_approval", refusal.path("code").asText());
+    Map<String, Object> maybe = map("approval_id", pending.path("approval_id").asText(), "decision", "maybe",
+        "decided_by", "x");
+    assertInvalid("approval_decision", Json.tree(maybe));
+    assertEquals("invalid_decision", approvalRefusal(stub, maybe).path("code").asText());
+
+    Map<String, Object> grant = map("approval_id", pending.path("approval_id").asText(), "decision", "grant",
+        "decided_by", "alice", "reason", "fine");
+    assertValid("approval_decision", Json.tree(grant));
+    JsonNode result = stub.update(SessionWorkflow.APPROVE, JsonNode.class, grant);
+    assertValid("approval_result", result);
+    assertEquals("granted", result.path("decision").asText());
+    assertValid("turn_result", turn.get(20, TimeUnit.SECONDS));
+    assertEquals("already_decided", approvalRefusal(stub, grant).path("code").asText());
+    assertInvalid("approval_result", Json.object().put("approval_id", "x").put("decision", "maybe"));
+  }
+
+  private JsonNode approvalRefusal(WorkflowStub stub, Object arg) {
+    WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class,
+        () -> stub.update(SessionWorkflow.APPROVE, JsonNode.class, arg));
+    ApplicationFailure af = innermost(e);
+    assertEquals(Refusal.APPROVAL_REFUSED, af.getType());
+    JsonNode details = af.getDetails().get(0, JsonNode.class, JsonNode.class);
+    assertValid("refusal", details);
+    return details;
   }
 
   @Test

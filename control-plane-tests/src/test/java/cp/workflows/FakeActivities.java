@@ -212,6 +212,28 @@ final class FakeActivities {
     }
   }
 
+  /** Approval records in memory (issue 15): what the turn asked to record, in order. */
+  static final class Approvals implements cp.activities.ApprovalActivities {
+    final List<cp.model.ApprovalRequest> requests = Collections.synchronizedList(new ArrayList<>());
+    final List<cp.model.ApprovalResult> decisions = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public cp.model.PendingApproval request(cp.model.ApprovalRequest r) {
+      requests.add(r);
+      return new cp.model.PendingApproval(r.approvalId(), r.sessionId(), r.turn(), r.turnWorkflowId(), r.woId(),
+          r.toolUse().name(), r.toolUse().id(), r.toolUse().name() + " summary",
+          java.time.Instant.ofEpochMilli(r.requestedAtMillis()).toString(),
+          java.time.Instant.ofEpochMilli(r.requestedAtMillis() + r.timeoutSeconds() * 1000).toString(),
+          r.timeoutSeconds(), r.grantOnTimeout() ? "grant" : "deny", "LED-apr-" + r.approvalId());
+    }
+
+    @Override
+    public String decided(cp.model.ApprovalResult d, String woId) {
+      decisions.add(d);
+      return "LED-dec-" + d.approvalId();
+    }
+  }
+
   /** Session host I/O in memory. */
   static final class Session implements SessionActivities {
     final List<SessionEvent> events = Collections.synchronizedList(new ArrayList<>());

@@ -73,11 +73,20 @@ class ReplayTest {
   static final String UNWRITABLE_FILE = "lean-unwritable-ledger-session.json";
   /** A session whose end arrived while SESSION_START was written, and waited for it (start-first 1). */
   static final String START_FIRST_FILE = "start-first-session.json";
+  /** Issue 15 (tool-approval 1): a write_file call a person granted through the session's approve Update. */
+  static final String APPROVAL_GRANTED_SESSION = "approval-granted-session.json";
+  /** Issue 15: the turn of {@link #APPROVAL_GRANTED_SESSION}: requested, waited, granted, ran. */
+  static final String APPROVAL_GRANTED_TURN = "approval-granted-turn.json";
+  /** Issue 15: a write_file call a person denied; the model read the denial. */
+  static final String APPROVAL_DENIED_TURN = "approval-denied-turn.json";
+  /** Issue 15: a write_file call nobody decided within its 2 s approval timeout: timed out, denied. */
+  static final String APPROVAL_TIMED_OUT_TURN = "approval-timed-out-turn.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
-      CONTRACT_FILE, REFUSED_START_FILE);
+      CONTRACT_FILE, REFUSED_START_FILE, APPROVAL_GRANTED_SESSION, APPROVAL_GRANTED_TURN, APPROVAL_DENIED_TURN,
+      APPROVAL_TIMED_OUT_TURN);
   static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -277,6 +286,54 @@ class ReplayTest {
   }
 
   @Test
+  void approvalHistories_haveTheVersionMarker_andShowEachDecision() throws IOException {
+    for (String f : List.of(APPROVAL_GRANTED_TURN, APPROVAL_DENIED_TURN, APPROVAL_TIMED_OUT_TURN)) {
+      WorkflowExecutionHistory h = history(f);
+      assertTrue(PlaneFixture.mentions(h, ApprovalGate.TOOL_APPROVAL), f + ": no tool-approval marker");
+      assertEquals(List.of("\"ApprovalRequest\"", "\"ApprovalDecided\""), localActivities(h).stream()
+          .filter(a -> a.startsWith("\"Approval")).toList(), f);
+      assertEquals(2, count(h, io.temporal.api.enums.v1.EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED),
+          f + ": the session was told of the wait and of the decision");
+    }
+    WorkflowExecutionHistory granted = history(APPROVAL_GRANTED_TURN);
+    assertEquals(1, count(granted, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED));
+    assertTrue(PlaneFixture.mentions(granted, "\"granted\""));
+    assertTrue(PlaneFixture.mentions(history(APPROVAL_DENIED_TURN), "\"denied\""));
+    WorkflowExecutionHistory timedOut = history(APPROVAL_TIMED_OUT_TURN);
+    assertEquals(0, count(timedOut, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+        "nobody decided");
+    assertEquals(1, count(timedOut, io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED), "the approval timer fired");
+    assertTrue(PlaneFixture.mentions(timedOut, "\"timed_out\""));
+    WorkflowExecutionHistory session = history(APPROVAL_GRANTED_SESSION);
+    assertTrue(PlaneFixture.mentions(session, SessionWorkflow.APPROVE));
+    assertEquals(2, count(session, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+        "approval_pending and approval_closed from the turn");
+    assertEquals(3, count(session, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
+        "turn, approve, end");
+    assertFalse(PlaneFixture.mentions(history("lean-tool-loop-turn.json"), ApprovalGate.TOOL_APPROVAL),
+        "a tool that needs no approval leaves no marker");
+  }
+
+  @Test
+  void approvalTurnReplayedWithoutItsApprovalPolicy_failsWithANonDeterminismError() throws Exception {
+    String json = Files.readString(DIR.resolve(APPROVAL_GRANTED_TURN), StandardCharsets.UTF_8);
+    try (HistoryReplayer changed = new HistoryReplayer(UnapprovedTurnWorkflowImpl.class)) {
+      HistoryReplayer.Outcome o = changed.replayJson(json);
+      assertFalse(o.ok());
+      assertTrue(o.problem().contains("NonDeterministicException") || o.problem().contains("TMPRL1100"), o.problem());
+    }
+  }
+
+  /** A TurnWorkflow that ignores the agent's approval policy: the tool runs at once, as before issue 15. */
+  public static class UnapprovedTurnWorkflowImpl extends TurnWorkflowImpl {
+    @Override
+    public TurnResult run(cp.model.TurnInput in) {
+      return super.run(new cp.model.TurnInput(in.sessionId(), in.turn(), in.userMessage(),
+          in.sessionTokensRemaining(), in.profile().withApprovals(List.of())));
+    }
+  }
+
+  @Test
   void replayer_reportsAHistoryFromAnotherWorkflowTypeAsAFailure() throws IOException {
     String json = Files.readString(DIR.resolve("plain-turn.json"), StandardCharsets.UTF_8)
         .replace("\"TurnWorkflow\"", "\"NoSuchWorkflow\"");
@@ -323,6 +380,9 @@ class ReplayTest {
         "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
             List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
     recordContractSessions(CONTRACT_FILE, REFUSED_START_FILE, "SES-0000123b");
+    recordApproval(APPROVAL_GRANTED_SESSION, APPROVAL_GRANTED_TURN, "SES-0000124a", "grant", 600);
+    recordApproval(null, APPROVAL_DENIED_TURN, "SES-0000124b", "deny", 600);
+    recordApproval(null, APPROVAL_TIMED_OUT_TURN, "SES-0000124c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
         session -> session.profile = FakeActivities.profile(100_000, 2), 2, false);
     recordRound2Session(DEADLINE_FILE, "SES-00001239", ho1 -> ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1),
@@ -517,6 +577,47 @@ class ReplayTest {
         // start_refused
       }
       write(refusedFile, h.client.fetchHistory(refusedId, badRun.getRunId()));
+    }
+  }
+
+  /**
+   * Issue 15: one turn whose model asks for write_file under an approval policy; {@code decision}
+   * grant or deny is sent as the session's approve Update once the call waits, null lets it time out.
+   */
+  private static void recordApproval(String sessionFile, String turnFile, String sid, String decision,
+      long timeoutSeconds) throws Exception {
+    if (!toRecord.contains(turnFile) && (sessionFile == null || !toRecord.contains(sessionFile))) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    AtomicInteger n = new AtomicInteger();
+    ho1.synthesize = r -> n.incrementAndGet() == 1
+        ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/notes.md\",\"content\":\"a\\nb\\n\"}"))
+        : ho1.text("{\"response_text\":\"done\"}");
+    FakeActivities.Session session = new FakeActivities.Session();
+    session.profile = FakeActivities.profile(100_000, 50).withTurnTimeoutSeconds(300).withApprovals(
+        List.of(new cp.model.ToolApproval("write_file", timeoutSeconds, false)));
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session, 600, false)) {
+      var first = WorkflowClient.start(h.sessionStub(sid)::run, new SessionInput(sid, "ADMIN", null, 0));
+      SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      var turn = java.util.concurrent.CompletableFuture.supplyAsync(() -> s.turn(new TurnRequest("write my notes")));
+      if (decision != null) {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (s.state() == null || s.state().pendingApprovals().isEmpty()) {
+          assertTrue(System.nanoTime() < until, "no approval became pending");
+          Thread.sleep(50);
+        }
+        s.approve(new cp.model.ApprovalDecision(s.state().pendingApprovals().get(0).approvalId(), decision, "alice",
+            "recorded for replay"));
+      }
+      turn.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      s.end();
+      if (sessionFile != null && toRecord.contains(sessionFile)) {
+        write(sessionFile, h.client.fetchHistory(sid, first.getRunId()));
+      }
+      if (toRecord.contains(turnFile)) {
+        write(turnFile, h.client.fetchHistory(WorkOrderIds.turnWorkflow(sid, 1)));
+      }
     }
   }
 

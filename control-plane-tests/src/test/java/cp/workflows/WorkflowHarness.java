@@ -24,6 +24,8 @@ final class WorkflowHarness implements AutoCloseable {
   final TestWorkflowEnvironment env;
   final WorkflowClient client;
   final Worker worker;
+  /** Issue 15: the approval records of every turn this harness runs. */
+  final FakeActivities.Approvals approvals = new FakeActivities.Approvals();
 
   WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session) {
     this(ho1, ho2, session, 600, true);
@@ -48,7 +50,7 @@ final class WorkflowHarness implements AutoCloseable {
     worker = env.newWorker(QUEUE, TemporalOptions.workerOptions(true, "test"));
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(settings),
         SessionWorkflowImpl.class, TurnWorkflowImpl.class);
-    worker.registerActivitiesImplementations(ho1, ho2, session);
+    worker.registerActivitiesImplementations(ho1, ho2, session, approvals);
     env.start();
     client = env.getWorkflowClient();
   }

@@ -1,0 +1,25 @@
+package cp.client;
+
+import cp.model.PendingApproval;
+
+/**
+ * What a caller of {@link ControlPlaneClient#turn(String, String, TurnListener)} hears while the
+ * turn runs, on the calling thread. Override what you need; the rest is ignored.
+ */
+public interface TurnListener {
+  /** Each new step of the turn ({@code classify}, {@code tool read_file}, ... {@code done}): for display only. */
+  default void onProgress(String step) {}
+
+  /** A tool call of this turn waits for a person's decision; told once per approval id. */
+  default void onApproval(PendingApproval pending) {}
+
+  /** Whether the turn's steps are read for {@link #onProgress} (a Query every progress interval). */
+  default boolean wantsProgress() {
+    return true;
+  }
+
+  /** Whether pending approvals are read for {@link #onApproval} (the state Query, at the watch interval). */
+  default boolean wantsApprovals() {
+    return true;
+  }
+}

@@ -1,6 +1,8 @@
 package cp.cli;
 
+import cp.client.TurnListener;
 import cp.model.Json;
+import cp.model.PendingApproval;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import picocli.CommandLine.Command;
@@ -37,7 +39,17 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
           + " the shell passed that are not UTF-8 (binary input?); send UTF-8 text");
     }
     try (CliPlane plane = CliPlane.open(cfg)) {
-      TurnResult r = plane.client.turn(sessionId, text, p -> err().println(waitingLine(p)));
+      TurnResult r = plane.client.turn(sessionId, text, new TurnListener() {
+        @Override
+        public void onApproval(PendingApproval p) {
+          err().println(waitingLine(p));
+        }
+
+        @Override
+        public boolean wantsProgress() {
+          return false;
+        }
+      });
       if (json) {
         out().println(Json.pretty(r));
       } else {

@@ -283,7 +283,7 @@ public final class ControlPlaneClient implements AutoCloseable {
    * UNAVAILABLE that says so, instead of hanging or reporting a bare "not found".
    */
   public TurnResult turn(String sessionId, String text) {
-    return turn(sessionId, text, null);
+    return turn(sessionId, text, (TurnListener) null);
   }
 
   /**

@@ -6,6 +6,18 @@ import cp.model.SessionInput;
 import cp.model.TurnResult;
 import cp.observability.Telemetry;
 import cp.workflows.SessionWorkflow;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerBuilder;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.opentracingshim.OpenTracingShim;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.common.interceptors.WorkerInterceptorBase;
@@ -16,6 +28,7 @@ import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.opentracing.OpenTracingClientInterceptor;
 import io.temporal.opentracing.OpenTracingOptions;
 import io.temporal.opentracing.OpenTracingWorkerInterceptor;
+import io.temporal.opentracing.SpanOperationType;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.unsafe.WorkflowUnsafe;
 import java.util.ArrayList;
@@ -40,7 +53,145 @@ public final class TemporalTelemetry {
   private TemporalTelemetry() {}
 
   static OpenTracingOptions tracingOptions(Telemetry t) {
-    return OpenTracingOptions.newBuilder().setTracer(OpenTracingShim.createTracerShim(t.openTelemetry())).build();
+    OpenTelemetry otel = t.openTelemetry();
+    TextMapPropagator propagator = otel.getPropagators().getTextMapPropagator();
+    return OpenTracingOptions.newBuilder().setTracer(OpenTracingShim.createTracerShim(
+        new ReplaySafeTracerProvider(otel.getTracerProvider()), propagator, propagator)).build();
+  }
+
+  /**
+   * The SDK's spans that would repeat on replay, or flood a trace: {@code RunWorkflow} and
+   * {@code HandleUpdate}/{@code HandleSignal} are started each time a workflow's code runs again
+   * from its history (every workflow task after a cache eviction; each task with a cache of 0),
+   * and {@code QueryWorkflow}/{@code HandleQuery} every time {@code cpctl chat} polls a turn's
+   * progress. Their spans are not created; their context is their parent's, so what they start
+   * (child workflows, activities: spans the SDK creates only outside replay) hangs off the span
+   * that started the workflow or the Update.
+   */
+  static final List<String> PASS_THROUGH = List.of(SpanOperationType.RUN_WORKFLOW.getDefaultPrefix() + ":",
+      SpanOperationType.HANDLE_UPDATE.getDefaultPrefix() + ":", SpanOperationType.HANDLE_SIGNAL.getDefaultPrefix() + ":",
+      SpanOperationType.HANDLE_QUERY.getDefaultPrefix() + ":", SpanOperationType.QUERY_WORKFLOW.getDefaultPrefix() + ":");
+
+  static boolean passesThrough(String spanName) {
+    for (String prefix : PASS_THROUGH) {
+      if (spanName.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A tracer provider whose tracers create no span for {@link #PASS_THROUGH} names (see there). */
+  static final class ReplaySafeTracerProvider implements TracerProvider {
+    private final TracerProvider delegate;
+
+    ReplaySafeTracerProvider(TracerProvider delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Tracer get(String name) {
+      return wrap(delegate.get(name));
+    }
+
+    @Override
+    public Tracer get(String name, String version) {
+      return wrap(delegate.get(name, version));
+    }
+
+    @Override
+    public TracerBuilder tracerBuilder(String name) {
+      TracerBuilder b = delegate.tracerBuilder(name);
+      return new TracerBuilder() {
+        @Override
+        public TracerBuilder setSchemaUrl(String url) {
+          b.setSchemaUrl(url);
+          return this;
+        }
+
+        @Override
+        public TracerBuilder setInstrumentationVersion(String version) {
+          b.setInstrumentationVersion(version);
+          return this;
+        }
+
+        @Override
+        public Tracer build() {
+          return wrap(b.build());
+        }
+      };
+    }
+
+    private static Tracer wrap(Tracer tracer) {
+      return name -> passesThrough(name) ? new PassThroughSpan() : tracer.spanBuilder(name);
+    }
+  }
+
+  /** A "span" that is its parent's context: nothing is recorded or exported, and ending it ends nothing. */
+  static final class PassThroughSpan implements SpanBuilder {
+    private Context parent;
+
+    @Override
+    public SpanBuilder setParent(Context context) {
+      parent = context;
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setNoParent() {
+      parent = Context.root();
+      return this;
+    }
+
+    @Override
+    public SpanBuilder addLink(SpanContext spanContext) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder addLink(SpanContext spanContext, Attributes attributes) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setAttribute(String key, String value) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setAttribute(String key, long value) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setAttribute(String key, double value) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setAttribute(String key, boolean value) {
+      return this;
+    }
+
+    @Override
+    public <T> SpanBuilder setAttribute(AttributeKey<T> key, T value) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setSpanKind(SpanKind spanKind) {
+      return this;
+    }
+
+    @Override
+    public SpanBuilder setStartTimestamp(long startTimestamp, TimeUnit unit) {
+      return this;
+    }
+
+    @Override
+    public Span startSpan() {
+      return Span.wrap(Span.fromContext(parent != null ? parent : Context.current()).getSpanContext());
+    }
   }
 
   /** The client's interceptors: the tracing one when tracing is on, none otherwise. */

@@ -1,7 +1,6 @@
 package cp.activities;
 
 import cp.ledger.Ledger;
-import cp.ledger.LedgerEntry;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
 import cp.model.ToolCallRequest;
@@ -95,6 +94,6 @@ final class ActivitySpans {
   }
 
   static String hashOf(Ledger ledger, String entryId) {
-    return ledger.byId(entryId).map(LedgerEntry::hash).orElse(null);
+    return ledger.hashOf(entryId).orElse(null);
   }
 }

@@ -40,6 +40,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());
     }
     List<String> ids = new ArrayList<>();
+    Telemetry telemetry = Telemetry.current();
     for (Ho2Event e : record.events()) {
       ObjectNode meta = (ObjectNode) e.metadata();
       if (e.withTraceHash()) {
@@ -47,7 +48,8 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
         meta.putObject("context_fingerprint").put("context_hash", traceHash);
       }
       boolean gate = GATE.equals(e.eventType());
-      boolean observed = (gate || ESCALATION.equals(e.eventType())) && ho2.idForKey(id.runKey(e.key())).isEmpty();
+      boolean observed = (gate || ESCALATION.equals(e.eventType())) && telemetry.enabled()
+          && ho2.idForKey(id.runKey(e.key())).isEmpty();
       Span span = gate && observed ? ActivitySpans.gate(record.sessionId(), record.turn(), e.woId(), record.agentClass())
           : Span.getInvalid();
       try {

@@ -56,7 +56,8 @@ public final class SessionActivitiesImpl implements SessionActivities {
     meta.put("tier", "hot");
     String key = id.workflowId() + "/" + event.key();
     // Counted once: when this attempt is the one that writes the DEGRADATION (not a retry of a written one).
-    boolean degradation = DEGRADATION.equals(event.eventType()) && ledgers.hot().idForKey(key).isEmpty();
+    boolean degradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled()
+        && ledgers.hot().idForKey(key).isEmpty();
     String entryId = ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
         .decision(event.decision()).reason(event.reason()).metadata(meta)
         .idempotencyKey(key).build());

@@ -1,7 +1,6 @@
 package cp.gateway;
 
 import cp.ledger.Ledger;
-import cp.ledger.LedgerEntry;
 import cp.model.Json;
 import cp.model.PromptRequest;
 import cp.model.WorkOrderIds;
@@ -71,6 +70,6 @@ final class ChatSpan {
   }
 
   static String hashOf(Ledger ledger, String entryId) {
-    return ledger.byId(entryId).map(LedgerEntry::hash).orElse(null);
+    return ledger.hashOf(entryId).orElse(null);
   }
 }

@@ -60,6 +60,8 @@ public final class Ledger implements AutoCloseable {
   private static final Map<Path, Ledger> OPEN = new HashMap<>();
   private static ScheduledExecutorService flusher;
 
+  /** The ledger path, id and hash of the entry this thread appended last ({@link #hashOf}). */
+  private static final ThreadLocal<String[]> LAST_APPEND = new ThreadLocal<>();
   /** The store label of the append-latency metric: this ledger is a file (issue 14). */
   static final String STORE = "file";
 
@@ -446,6 +448,7 @@ public final class Ledger implements AutoCloseable {
     writtenEnd = knownEnd;
     lines++;
     lastHash = hash;
+    LAST_APPEND.set(new String[] {path.toString(), id, hash});
     keyed.appended(options.key() != null, lines);
     writeHead();
     if (options.durability() == Durability.BATCHED) {
@@ -657,6 +660,18 @@ public final class Ledger implements AutoCloseable {
       Integer row = index.rowOf(entryId);
       return row == null ? Optional.<LedgerEntry>empty() : Optional.of(readRow(index.row(row)));
     });
+  }
+
+  /**
+   * The chain hash of entry {@code entryId}: from memory when it is the entry this thread last
+   * appended to this ledger (what a span asks right after the write, issue 14), else read.
+   */
+  public Optional<String> hashOf(String entryId) {
+    String[] last = LAST_APPEND.get();
+    if (last != null && last[0].equals(path.toString()) && last[1].equals(entryId)) {
+      return Optional.of(last[2]);
+    }
+    return byId(entryId).map(LedgerEntry::hash);
   }
 
   /** The id already written under an idempotency key, if any. */

@@ -126,6 +126,11 @@ public final class Telemetry implements AutoCloseable {
     return tracing;
   }
 
+  /** Whether anything is reported: spans or metrics (false for {@link #NOOP}). */
+  public boolean enabled() {
+    return tracing || metrics.enabled();
+  }
+
   /** Whether chat spans may carry prompt and response text ({@link #CAPTURE_CONTENT}). */
   public boolean captureContent() {
     return captureContent;

@@ -16,6 +16,7 @@ import cp.observability.Telemetry;
 import cp.tools.ToolResult;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnWorkflowImpl;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
@@ -113,7 +114,8 @@ class TurnTracingTest {
     anthropic.setDispatcher(new MessagesApi());
     Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of("CP_PROVIDER", "anthropic",
         "ANTHROPIC_API_KEY", canaryKey, "ANTHROPIC_BASE_URL", anthropic.url("/").toString())));
-    Telemetry.install(Telemetry.of(sdk, null, false));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Telemetry.install(Telemetry.of(sdk, registry, false));
     PlaneConfig config = PlaneConfig.fromEnv(env);
     TurnResult result;
     String sid;
@@ -143,6 +145,10 @@ class TurnTracingTest {
         ledger.bySession(sid).forEach(e -> byId.put(e.entryId(), e));
       }
     }
+    // With a cache of 0 every workflow task replayed the session: the turn is still counted once.
+    assertEquals(1.0, registry.get("cp.turns").tag("outcome", "success").counter().count());
+    assertEquals(3.0, registry.get("cp.llm.round.trips").counter().count());
+
     List<SpanData> all = spans.getFinishedSpanItems();
     String names = all.stream().map(s -> s.getName() + "<" + s.getTraceId().substring(0, 6) + ":" + s.getSpanId()
         + "^" + s.getParentSpanId() + ">").collect(Collectors.joining("\n  "));

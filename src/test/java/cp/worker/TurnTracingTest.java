@@ -120,6 +120,7 @@ class TurnTracingTest {
     TurnResult result;
     String sid;
     List<WorkflowExecutionHistory> histories;
+    List<SpanData> turnSpans;
     List<LedgerEntry> exchanges;
     List<LedgerEntry> toolCalls;
     Map<String, LedgerEntry> byId = new HashMap<>();
@@ -138,6 +139,8 @@ class TurnTracingTest {
         assertFalse(result.toolCalls().isEmpty(), "the turn ran a tool");
         histories = List.of(conn.client().fetchHistory(sid),
             conn.client().fetchHistory(cp.model.WorkOrderIds.turnWorkflow(sid, 1)));
+        turnSpans = List.copyOf(spans.getFinishedSpanItems());
+        client.end(sid); // one more workflow task, which replays the turn's Update from the history first
       }
       exchanges = runtime.ledgers().hot().bySession(sid).stream().filter(e -> e.eventType().equals("EXCHANGE")).toList();
       toolCalls = runtime.ledgers().ho1().bySession(sid).stream().filter(e -> e.eventType().equals("TOOL_CALL")).toList();
@@ -145,11 +148,12 @@ class TurnTracingTest {
         ledger.bySession(sid).forEach(e -> byId.put(e.entryId(), e));
       }
     }
-    // With a cache of 0 every workflow task replayed the session: the turn is still counted once.
+    // With a cache of 0 every workflow task replayed the session (the end's replayed the turn's
+    // Update): the turn is still counted once.
     assertEquals(1.0, registry.get("cp.turns").tag("outcome", "success").counter().count());
     assertEquals(3.0, registry.get("cp.llm.round.trips").counter().count());
 
-    List<SpanData> all = spans.getFinishedSpanItems();
+    List<SpanData> all = turnSpans;
     String names = all.stream().map(s -> s.getName() + "<" + s.getTraceId().substring(0, 6) + ":" + s.getSpanId()
         + "^" + s.getParentSpanId() + ">").collect(Collectors.joining("\n  "));
 

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * class, member and line. Exceptions are explicit, named and say why; there is no frozen baseline.
  *
  * <p>Layers, lowest first: {@code model} (records crossing Temporal, id rules, failure codes) &larr;
- * {@code faults} &larr; {@code ledger}, {@code contracts} &larr; {@code gateway}, {@code tools} &larr;
+ * {@code faults}, {@code observability} &larr; {@code ledger}, {@code contracts} &larr; {@code gateway}, {@code tools} &larr;
  * {@code activities} &larr; {@code workflows} (deterministic: model and the activity interfaces only)
  * &larr; {@code worker}, {@code client} (model and the workflow interfaces only; neither uses the
  * other) &larr; {@code bench} &larr; {@code cli}. {@link #USED_BY} is the table.
@@ -55,7 +55,8 @@ class ArchitectureTest {
   static final String[] NOT_FOR_WORKFLOWS = {
       "java.io..", "java.nio.file..", "java.nio.channels..", "java.net..", "java.sql..", "okhttp3..",
       "java.util.concurrent..", "cp.gateway..", "cp.ledger..", "cp.tools..", "cp.contracts..", "cp.faults..",
-      "cp.worker..", "cp.client..", "cp.bench..", "cp.cli.."};
+      "cp.worker..", "cp.client..", "cp.bench..", "cp.cli..", "cp.observability..", "io.opentelemetry..",
+      "io.micrometer.."};
 
   @Test
   void workflowsDoNoIoAndUseNoSideEffectingLayer() {
@@ -132,6 +133,16 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /** Issue 14: tracing reaches the client as an interceptor the CLI passes in; the client library stays free of it. */
+  @Test
+  void theClientDependsOnNoTelemetryLibrary() {
+    noClasses().that().resideInAPackage("cp.client..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.opentelemetry..", "io.opentracing..", "io.micrometer..",
+            "io.temporal.opentracing..", "cp.observability..")
+        .because("a published client must not drag OpenTelemetry or Micrometer into its users' builds")
+        .check(classes);
+  }
+
   @Test
   void theClientUsesTheModelAndTheWorkflowInterfacesOnly() {
     noClasses().that().resideInAPackage("cp.client..")
@@ -150,6 +161,9 @@ class ArchitectureTest {
   static {
     USED_BY.put("model", List.of("*"));
     USED_BY.put("faults", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
+    // Issue 14: the process's telemetry, read where the work happens (ledger appends, the gateway, activities).
+    USED_BY.put("observability", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench",
+        "cli"));
     USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
     USED_BY.put("contracts", List.of("tools", "activities", "worker", "bench", "cli"));
     USED_BY.put("gateway", List.of("activities", "worker", "bench", "cli"));

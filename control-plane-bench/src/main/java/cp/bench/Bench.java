@@ -84,6 +84,9 @@ public final class Bench {
         List<Measure> m = p1.run();
         if (o.runs(Measure.Id.P1)) {
           measures.addAll(m);
+          step("P1: turn latency with tracing and metrics on ÷ off");
+          measures.addAll(new TelemetryCostBench(plane, env(o.home().resolve("plane-telemetry"), slow,
+              QUEUE + "-telemetry"), o).run());
         }
       }
       if (o.runs(Measure.Id.P5)) {

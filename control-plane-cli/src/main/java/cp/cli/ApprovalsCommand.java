@@ -42,7 +42,7 @@ final class ApprovalsCommand extends CliCommand implements java.util.concurrent.
       }
     }
     List<PendingApproval> pending = new ArrayList<>();
-    try (CliPlane plane = CliPlane.open(cfg)) {
+    try (CliPlane plane = CliPlane.open(cfg, env())) {
       for (String sid : sessions) {
         try {
           pending.addAll(plane.client.pendingApprovals(sid));

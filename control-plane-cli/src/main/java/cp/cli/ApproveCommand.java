@@ -44,7 +44,7 @@ final class ApproveCommand extends CliCommand implements java.util.concurrent.Ca
     d.fieldProblem().ifPresent(p -> {
       throw new IllegalArgumentException(p.message());
     });
-    try (CliPlane plane = CliPlane.open(cfg)) {
+    try (CliPlane plane = CliPlane.open(cfg, env())) {
       ApprovalResult r = plane.client.approve(sessionId, d, () -> err().println("cpctl: no worker has taken the"
           + " decision yet; it stays pending and applies when a worker runs (waiting; Ctrl-C leaves it to apply"
           + " later)"));

@@ -46,7 +46,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
     int status = Cpctl.OK;
-    try (CliPlane plane = CliPlane.open(cfg)) {
+    try (CliPlane plane = CliPlane.open(cfg, env())) {
       String sid = session != null ? session : plane.client.startSession(agent);
       String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";

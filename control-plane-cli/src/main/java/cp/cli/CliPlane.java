@@ -2,6 +2,7 @@ package cp.cli;
 
 import cp.client.ControlPlaneClient;
 import cp.contracts.Catalog;
+import cp.observability.Telemetry;
 import cp.worker.PlaneConfig;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
@@ -17,9 +18,12 @@ final class CliPlane implements AutoCloseable {
   final PlaneRuntime runtime;
   final PlaneWorker worker;
   final ControlPlaneClient client;
+  /** Traces as the OTEL_* variables say (issue 14); closed last, so the turn's last spans are flushed. */
+  private final Telemetry telemetry;
 
   private CliPlane(PlaneConfig config, TemporalConnection connection, Catalog catalog, PlaneRuntime runtime,
-      PlaneWorker worker) {
+      PlaneWorker worker, Telemetry telemetry) {
+    this.telemetry = telemetry;
     this.connection = connection;
     this.runtime = runtime;
     this.worker = worker;
@@ -31,7 +35,17 @@ final class CliPlane implements AutoCloseable {
    * Connects; with the embedded service, also starts the runtime and a worker in this process.
    * The catalog is the runtime's when there is one, else loaded here (either way before connecting).
    */
-  static CliPlane open(PlaneConfig config) {
+  static CliPlane open(PlaneConfig config, java.util.Map<String, String> env) {
+    Telemetry telemetry = Telemetry.install(Telemetry.fromEnv(env, null));
+    try {
+      return open(config, telemetry);
+    } catch (RuntimeException e) {
+      telemetry.close();
+      throw e;
+    }
+  }
+
+  private static CliPlane open(PlaneConfig config, Telemetry telemetry) {
     PlaneRuntime runtime = config.embedded() ? PlaneRuntime.open(config) : null;
     Catalog catalog = runtime != null ? runtime.catalog() : config.loadCatalog();
     TemporalConnection conn;
@@ -49,7 +63,7 @@ final class CliPlane implements AutoCloseable {
         conn.ensureSearchAttributes();
         worker = PlaneWorker.startSoleWorker(conn, runtime, "chat");
       }
-      return new CliPlane(config, conn, catalog, runtime, worker);
+      return new CliPlane(config, conn, catalog, runtime, worker, telemetry);
     } catch (RuntimeException e) {
       conn.close();
       if (runtime != null) {
@@ -76,5 +90,6 @@ final class CliPlane implements AutoCloseable {
     if (runtime != null) {
       runtime.close();
     }
+    telemetry.close();
   }
 }

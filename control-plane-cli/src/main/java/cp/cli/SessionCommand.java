@@ -24,7 +24,7 @@ final class SessionCommand extends CliCommand implements Runnable {
     public Integer call() {
       var cfg = config();
       CliPlane.requireSharedService(cfg, "session start");
-      try (CliPlane plane = CliPlane.open(cfg)) {
+      try (CliPlane plane = CliPlane.open(cfg, env())) {
         out().println(plane.client.startSession(agent));
       }
       return Cpctl.OK;
@@ -40,7 +40,7 @@ final class SessionCommand extends CliCommand implements Runnable {
     public Integer call() {
       var cfg = config();
       CliPlane.requireSharedService(cfg, "session end");
-      try (CliPlane plane = CliPlane.open(cfg)) {
+      try (CliPlane plane = CliPlane.open(cfg, env())) {
         SessionSummary s = plane.client.end(sessionId);
         out().println(String.format(Locale.ROOT, "%s ended: %d turn(s), %d of %d tokens, $%.4f", s.sessionId(),
             s.turns(), s.tokensUsed(), s.tokenLimit(), s.cost()));

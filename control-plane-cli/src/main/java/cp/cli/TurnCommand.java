@@ -38,7 +38,7 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
       throw new IllegalArgumentException("TEXT is not valid UTF-8: U+FFFD at position " + replaced + " marks bytes"
           + " the shell passed that are not UTF-8 (binary input?); send UTF-8 text");
     }
-    try (CliPlane plane = CliPlane.open(cfg)) {
+    try (CliPlane plane = CliPlane.open(cfg, env())) {
       TurnResult r = plane.client.turn(sessionId, text, new TurnListener() {
         @Override
         public void onApproval(PendingApproval p) {

@@ -38,6 +38,9 @@ import cp.tools.ToolExecutor;
 import cp.tools.ToolResult;
 import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
+import cp.observability.PlaneMetrics;
+import cp.observability.Telemetry;
+import io.opentelemetry.api.trace.Span;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -241,6 +244,20 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
     ToolUse use = r.toolUse();
     long start = clock.millis();
+    Span span = ActivitySpans.tool(r, use);
+    try {
+      ToolCallResult ran = runTool(r, use, key, start);
+      ActivitySpans.toolDone(span, ran, ho1);
+      Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
+          ran.status());
+      return ran;
+    } finally {
+      span.end();
+    }
+  }
+
+  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start) {
+    Ledger ho1 = ledgers.ho1();
     ToolResult result;
     try {
       result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {

@@ -9,6 +9,9 @@ import cp.model.AttentionResult;
 import cp.model.Ho2Event;
 import cp.model.Ho2Record;
 import cp.model.Ho2RecordResult;
+import cp.observability.PlaneSpans;
+import cp.observability.Telemetry;
+import io.opentelemetry.api.trace.Span;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +20,9 @@ import java.util.List;
  * computed here, from the HO1 ledger, at the moment the gate or the chain completes.
  */
 public final class Ho2ActivitiesImpl implements Ho2Activities {
+  static final String GATE = "WO_QUALITY_GATE";
+  static final String ESCALATION = "ESCALATION";
+  static final String REJECT = "REJECT";
   private final Ledgers ledgers;
   private final AttentionAssembler attention;
   private final ActivityContextSource context;
@@ -41,20 +47,58 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());
     }
     List<String> ids = new ArrayList<>();
+    Telemetry telemetry = Telemetry.current();
     for (Ho2Event e : record.events()) {
       ObjectNode meta = (ObjectNode) e.metadata();
       if (e.withTraceHash()) {
         meta.put("trace_hash", traceHash);
         meta.putObject("context_fingerprint").put("context_hash", traceHash);
       }
-      ids.add(ho2.write(LedgerEntry.builder(e.eventType()).submissionId(e.woId() == null ? record.sessionId() : e.woId())
-          .decision(e.decision()).reason(e.reason()).metadata(meta).idempotencyKey(id.runKey(e.key())).build()));
+      boolean gate = GATE.equals(e.eventType());
+      boolean observed = (gate || ESCALATION.equals(e.eventType())) && telemetry.enabled()
+          && ho2.idForKey(id.runKey(e.key())).isEmpty();
+      Span span = gate && observed ? ActivitySpans.gate(record.sessionId(), record.turn(), e.woId(), record.agentClass())
+          : Span.getInvalid();
+      try {
+        String entryId = ho2.write(LedgerEntry.builder(e.eventType())
+            .submissionId(e.woId() == null ? record.sessionId() : e.woId()).decision(e.decision()).reason(e.reason())
+            .metadata(meta).idempotencyKey(id.runKey(e.key())).build());
+        ids.add(entryId);
+        if (observed) {
+          observe(e, span, ho2, entryId, record.agentClass());
+        }
+      } finally {
+        span.end();
+      }
     }
     return new Ho2RecordResult(ids, traceHash);
   }
 
+  /** The gate's verdict (a span and the rejection counter) and escalations, counted once: when first written. */
+  private static void observe(Ho2Event e, Span span, Ledger ho2, String entryId, String agentClass) {
+    if (ESCALATION.equals(e.eventType())) {
+      Telemetry.current().metrics().gateEscalated(agentClass);
+      return;
+    }
+    if (REJECT.equals(e.decision())) {
+      Telemetry.current().metrics().gateRejected(agentClass);
+    }
+    if (span.isRecording()) {
+      span.setAttribute(PlaneSpans.DECISION, e.decision());
+      PlaneSpans.ledger(span, "ho2", entryId, () -> ActivitySpans.hashOf(ho2, entryId));
+    }
+  }
+
   @Override
   public AttentionResult attend(AttentionRequest request) {
-    return attention.assemble(request, context.identity().runKey("ATTENTION_ASSEMBLED/" + request.turn()));
+    String key = context.identity().runKey("ATTENTION_ASSEMBLED/" + request.turn());
+    Span span = ActivitySpans.attention(request);
+    try {
+      AttentionResult result = attention.assemble(request, key);
+      ActivitySpans.attended(span, result, ledgers.ho2(request.agentClass()), key);
+      return result;
+    } finally {
+      span.end();
+    }
   }
 }

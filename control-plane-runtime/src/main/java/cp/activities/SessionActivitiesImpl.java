@@ -9,11 +9,13 @@ import cp.model.AgentProfile;
 import cp.model.FailureCode;
 import cp.model.SessionEvent;
 import cp.model.WoCost;
+import cp.observability.Telemetry;
 
 /** The session host's activities: agent limits and the HOT-ledger session events. */
 public final class SessionActivitiesImpl implements SessionActivities {
   /** Work orders get the contract timeout budget of one long LLM call plus tools. */
   public static final int WO_TIMEOUT_SECONDS = 600;
+  static final String DEGRADATION = "DEGRADATION";
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -66,9 +68,17 @@ public final class SessionActivitiesImpl implements SessionActivities {
     var meta = (com.fasterxml.jackson.databind.node.ObjectNode) event.metadata();
     meta.put("session_id", event.sessionId());
     meta.put("tier", "hot");
-    return ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
+    String key = id.workflowId() + "/" + event.key();
+    // Counted once: when this attempt is the one that writes the DEGRADATION (not a retry of a written one).
+    boolean degradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled()
+        && ledgers.hot().idForKey(key).isEmpty();
+    String entryId = ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
         .decision(event.decision()).reason(event.reason()).metadata(meta)
-        .idempotencyKey(id.workflowId() + "/" + event.key()).build());
+        .idempotencyKey(key).build());
+    if (degradation) {
+      Telemetry.current().metrics().degraded(event.metadata().path("agent_class").asText(null));
+    }
+    return entryId;
   }
 
   @Override

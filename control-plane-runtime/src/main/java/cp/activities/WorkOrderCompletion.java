@@ -13,6 +13,8 @@ import cp.model.WoCost;
 import cp.model.WoErrorCode;
 import cp.model.WoOutcome;
 import cp.model.WoType;
+import cp.observability.PlaneSpans;
+import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +46,33 @@ final class WorkOrderCompletion {
   }
 
   WoOutcome finish(Closing c, ActivityIdentity id) {
-    String now = recordedCompletionTime(id, c.woId()).orElseGet(() -> clock.instant().toString());
+    Optional<String> recorded = recordedCompletionTime(id, c.woId());
+    if (recorded.isPresent()) {
+      return finish(c, id, recorded.get());
+    }
+    // Only the attempt that records the outcome gets a span: a retry returns what was recorded.
+    Span span = ActivitySpans.workOrder(c.woId(), c.sessionId(), c.woType().wireName());
+    try {
+      WoOutcome done = finish(c, id, clock.instant().toString());
+      if (span.isRecording()) {
+        span.setAttribute(PlaneSpans.STATUS, done.error() == null ? "completed" : "failed");
+        span.setAttribute(PlaneSpans.INPUT_TOKENS, done.cost().inputTokens());
+        span.setAttribute(PlaneSpans.OUTPUT_TOKENS, done.cost().outputTokens());
+        if (done.error() != null) {
+          PlaneSpans.failed(span, done.error().code());
+        }
+        String type = done.error() == null ? "WO_COMPLETED" : "WO_FAILED";
+        Ledger ho1 = ledgers.ho1();
+        ho1.idForKey(id.runKey(type + "/" + c.woId()))
+            .ifPresent(e -> PlaneSpans.ledger(span, "ho1", e, () -> ActivitySpans.hashOf(ho1, e)));
+      }
+      return done;
+    } finally {
+      span.end();
+    }
+  }
+
+  private WoOutcome finish(Closing c, ActivityIdentity id, String now) {
     WoOutcome done = c.failureCode() != null ? WoOutcome.failed(c.failureCode(), c.failureMessage(), now, c.cost())
         : complete(c, now);
     ObjectNode meta = Ho1ActivitiesImpl.ho1Meta(c.woId(), c.sessionId()).put("wo_type", c.woType().wireName())

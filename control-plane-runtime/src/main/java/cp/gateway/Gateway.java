@@ -11,6 +11,8 @@ import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RouteOutcome;
+import cp.observability.Telemetry;
+import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +77,20 @@ public final class Gateway {
   }
 
   public CircuitBreaker breaker(String providerId) {
-    return breakers.computeIfAbsent(providerId, breakerFactory);
+    return breakers.computeIfAbsent(providerId, id -> {
+      CircuitBreaker b = breakerFactory.apply(id);
+      Telemetry.current().metrics().breaker(id, () -> stateCode(b.state()));
+      return b;
+    });
+  }
+
+  /** The breaker state as the {@code cp_circuit_breaker_state} gauge reports it: 0 closed, 1 half-open, 2 open. */
+  static int stateCode(CircuitBreaker.State state) {
+    return switch (state) {
+      case CLOSED -> 0;
+      case HALF_OPEN -> 1;
+      case OPEN -> 2;
+    };
   }
 
   /**
@@ -146,6 +161,8 @@ public final class Gateway {
     ObjectNode prompt = ExchangeRecords.prompt(sized);
     String contextHash = ExchangeRecords.contextHash(prompt);
     String model = sized.model() != null ? sized.model() : "";
+    Span span = ChatSpan.start(sized, providerId, model);
+    long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
       reply = provider.send(sized);
@@ -159,16 +176,29 @@ public final class Gateway {
       }
       long latency = clock.millis() - start;
       FailureCode code = e.kind().code();
-      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
-          e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
-      throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage());
+      try {
+        String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
+            e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
+        ChatSpan.failed(span, hot, id, code.wire());
+        throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage());
+      } finally {
+        span.end();
+        Telemetry.current().metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
+      }
     } catch (RuntimeException e) {
       breaker.onFailure();
       long latency = clock.millis() - start;
       String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
-      String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model,
-          FailureCode.PROVIDER_FAILURE.wire(), msg, 0, false, latency, null));
-      throw new GatewayException(FailureCode.PROVIDER_FAILURE, null, id, msg);
+      try {
+        String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model,
+            FailureCode.PROVIDER_FAILURE.wire(), msg, 0, false, latency, null));
+        ChatSpan.failed(span, hot, id, FailureCode.PROVIDER_FAILURE.wire());
+        throw new GatewayException(FailureCode.PROVIDER_FAILURE, null, id, msg);
+      } finally {
+        span.end();
+        Telemetry.current().metrics().llmRound(providerId, model, FailureCode.PROVIDER_FAILURE.wire(),
+            System.nanoTime() - startNanos, 0, 0, 0);
+      }
     }
     breaker.onSuccess();
     long latency = clock.millis() - start;
@@ -181,8 +211,16 @@ public final class Gateway {
       outputValid = outputErrors.isEmpty();
     }
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
-    String id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
-        cost, outputValid, outputErrors));
+    String id;
+    try {
+      id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
+          cost, outputValid, outputErrors));
+      ChatSpan.succeeded(span, hot, id, reply, sized);
+    } finally {
+      span.end();
+      Telemetry.current().metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
+          System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
+    }
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null
         : request.tokenBudgetRemaining() - reply.inputTokens() - reply.outputTokens();
     return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), reply.inputTokens(), reply.outputTokens(),

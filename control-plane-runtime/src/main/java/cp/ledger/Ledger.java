@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.faults.FaultPoints;
 import cp.faults.WriteFaults;
 import cp.model.Json;
+import cp.observability.Telemetry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -59,7 +60,13 @@ public final class Ledger implements AutoCloseable {
   private static final Map<Path, Ledger> OPEN = new HashMap<>();
   private static ScheduledExecutorService flusher;
 
+  /** The ledger path, id and hash of the entry this thread appended last ({@link #hashOf}). */
+  private static final ThreadLocal<String[]> LAST_APPEND = new ThreadLocal<>();
+  /** The store label of the append-latency metric: this ledger is a file (issue 14). */
+  static final String STORE = "file";
+
   private final Path path;
+  private final String tierLabel;
   private final LedgerOptions options;
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
@@ -94,6 +101,26 @@ public final class Ledger implements AutoCloseable {
     this.path = path;
     this.options = options;
     this.clock = clock;
+    this.tierLabel = tierLabel(path);
+  }
+
+  /**
+   * The tier a ledger file belongs to by where it lives under the plane root ({@link PlaneLayout}:
+   * {@code <TIER>/ledger/...}), in lower case as the append-latency metric labels it; {@code other}
+   * for a file elsewhere.
+   */
+  static String tierLabel(Path path) {
+    for (Path p = path.getParent(); p != null && p.getParent() != null; p = p.getParent()) {
+      if (p.getFileName().toString().equals("ledger")) {
+        String tier = p.getParent().getFileName().toString();
+        for (Tier t : Tier.values()) {
+          if (t.name().equals(tier)) {
+            return t.name().toLowerCase(java.util.Locale.ROOT);
+          }
+        }
+      }
+    }
+    return "other";
   }
 
   /** Opens (creating if needed) the ledger at {@code path}; the same file yields the same instance. */
@@ -296,6 +323,7 @@ public final class Ledger implements AutoCloseable {
     // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
     // The flag is set aside while the entry is written and restored for the caller.
     boolean interrupted = Thread.interrupted();
+    long start = System.nanoTime();
     try {
       LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
       String id = locked("append to", () -> appendLocked(withHeads));
@@ -303,6 +331,7 @@ public final class Ledger implements AutoCloseable {
         awaitDurable(writtenEnd);
       }
       cleared();
+      Telemetry.current().metrics().ledgerAppend(tierLabel, STORE, System.nanoTime() - start);
       return id;
     } finally {
       if (interrupted) {
@@ -419,6 +448,7 @@ public final class Ledger implements AutoCloseable {
     writtenEnd = knownEnd;
     lines++;
     lastHash = hash;
+    LAST_APPEND.set(new String[] {path.toString(), id, hash});
     keyed.appended(options.key() != null, lines);
     writeHead();
     if (options.durability() == Durability.BATCHED) {
@@ -630,6 +660,18 @@ public final class Ledger implements AutoCloseable {
       Integer row = index.rowOf(entryId);
       return row == null ? Optional.<LedgerEntry>empty() : Optional.of(readRow(index.row(row)));
     });
+  }
+
+  /**
+   * The chain hash of entry {@code entryId}: from memory when it is the entry this thread last
+   * appended to this ledger (what a span asks right after the write, issue 14), else read.
+   */
+  public Optional<String> hashOf(String entryId) {
+    String[] last = LAST_APPEND.get();
+    if (last != null && last[0].equals(path.toString()) && last[1].equals(entryId)) {
+      return Optional.of(last[2]);
+    }
+    return byId(entryId).map(LedgerEntry::hash);
   }
 
   /** The id already written under an idempotency key, if any. */

@@ -47,10 +47,18 @@ public final class EmbeddedTemporal implements AutoCloseable {
 
   /** An in-process service reachable only from this JVM. */
   public static EmbeddedTemporal inProcess() {
+    return inProcess(null);
+  }
+
+  /** An in-process service whose client stubs report the SDK's metrics to {@code metricsScope} (null: none). */
+  public static EmbeddedTemporal inProcess(com.uber.m3.tally.Scope metricsScope) {
     TestServer.InProcessTestServer server = TestServer.createServer(true);
     ManagedChannel channel = server.getChannel();
-    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setChannel(channel).build());
+    WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setChannel(channel);
+    if (metricsScope != null) {
+      options.setMetricsScope(metricsScope);
+    }
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(options.build());
     OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(
         OperatorServiceStubsOptions.newBuilder().setChannel(channel).validateAndBuildWithDefaults());
     return new EmbeddedTemporal(server, service, operator, "in-process");

@@ -105,6 +105,7 @@ public final class PlaneRuntime implements AutoCloseable {
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock);
+    gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
   }

@@ -48,10 +48,25 @@ public final class PlaneWorker implements AutoCloseable {
   private static PlaneWorker start(TemporalConnection conn, PlaneRuntime runtime, String role,
       WorkerFactoryOptions factoryOptions, boolean stickyOff) {
     WorkerSettings s = runtime.config().worker();
-    WorkerFactory factory = WorkerFactory.newInstance(conn.client(), withLedgerFailures(factoryOptions));
+    WorkerFactory factory = WorkerFactory.newInstance(conn.client(),
+        withLedgerFailures(withTelemetry(factoryOptions, conn.telemetry())));
     register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), runtime, s);
     factory.start();
     return new PlaneWorker(factory);
+  }
+
+  /** {@code options} plus the telemetry's tracing and turn-metrics interceptors ({@link TemporalTelemetry}), if any. */
+  static WorkerFactoryOptions withTelemetry(WorkerFactoryOptions options, cp.observability.Telemetry telemetry) {
+    List<WorkerInterceptor> added = TemporalTelemetry.workerInterceptors(telemetry);
+    if (added.isEmpty()) {
+      return options;
+    }
+    List<WorkerInterceptor> interceptors = new ArrayList<>(added);
+    if (options.getWorkerInterceptors() != null) {
+      interceptors.addAll(Arrays.asList(options.getWorkerInterceptors()));
+    }
+    return WorkerFactoryOptions.newBuilder(options).setWorkerInterceptors(interceptors.toArray(WorkerInterceptor[]::new))
+        .build();
   }
 
   /** {@code options} plus {@link LedgerFailures}, so a refused ledger append fails its activity in plain words. */

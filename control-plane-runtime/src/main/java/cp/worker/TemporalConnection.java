@@ -1,6 +1,8 @@
 package cp.worker;
 
+import com.uber.m3.tally.Scope;
 import cp.model.RootCause;
+import cp.observability.Telemetry;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.workflowservice.v1.CountWorkflowExecutionsRequest;
@@ -40,27 +42,40 @@ public final class TemporalConnection implements AutoCloseable {
   private final String namespace;
   private final String target;
   private final boolean testServer;
+  private final Telemetry telemetry;
+  private final Scope metricsScope;
 
   private TemporalConnection(EmbeddedTemporal embedded, WorkflowServiceStubs service, OperatorServiceStubs operator,
-      String namespace, String target, DataConverter converter) {
+      String namespace, String target, DataConverter converter, Telemetry telemetry, Scope metricsScope) {
     this.embedded = embedded;
     this.service = service;
     this.operator = operator;
     this.namespace = namespace;
     this.target = target;
+    this.telemetry = telemetry;
+    this.metricsScope = metricsScope;
     this.client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(namespace)
-        .setDataConverter(converter).build());
+        .setDataConverter(converter).setInterceptors(TemporalTelemetry.clientInterceptors(telemetry)).build());
     this.testServer = embedded != null || probeTestServer();
   }
 
+  /**
+   * Connects with the process's {@link Telemetry#current() telemetry}: its tracing interceptor on
+   * the client, its registry behind the SDK's metrics.
+   */
   public static TemporalConnection open(PlaneConfig config) {
+    Telemetry telemetry = Telemetry.current();
+    Scope scope = TemporalTelemetry.metricsScope(telemetry);
     if (config.embedded()) {
-      EmbeddedTemporal e = EmbeddedTemporal.inProcess();
+      EmbeddedTemporal e = EmbeddedTemporal.inProcess(scope);
       return new TemporalConnection(e, e.service(), e.operator(), config.namespace(), e.target(),
-          TemporalOptions.dataConverter(config));
+          TemporalOptions.dataConverter(config), telemetry, scope);
     }
     WorkflowServiceStubsOptions.Builder b = WorkflowServiceStubsOptions.newBuilder().setTarget(config.temporalAddress())
         .setRpcTimeout(CONNECT_TIMEOUT);
+    if (scope != null) {
+      b.setMetricsScope(scope);
+    }
     OperatorServiceStubsOptions.Builder ob = OperatorServiceStubsOptions.newBuilder().setTarget(config.temporalAddress());
     if (config.tls().enabled()) {
       try {
@@ -94,7 +109,7 @@ public final class TemporalConnection implements AutoCloseable {
     }
     OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(ob.validateAndBuildWithDefaults());
     return new TemporalConnection(null, service, operator, config.namespace(), config.temporalAddress(),
-        TemporalOptions.dataConverter(config));
+        TemporalOptions.dataConverter(config), telemetry, scope);
   }
 
   private static InputStream open(java.nio.file.Path p) throws java.io.IOException {
@@ -165,6 +180,11 @@ public final class TemporalConnection implements AutoCloseable {
     SearchAttributeRegistrar.ensure(operator, namespace);
   }
 
+  /** The telemetry this connection was opened with (its workers use the same). */
+  public Telemetry telemetry() {
+    return telemetry;
+  }
+
   @Override
   public void close() {
     if (embedded != null) {
@@ -172,6 +192,13 @@ public final class TemporalConnection implements AutoCloseable {
     } else {
       operator.shutdownNow();
       service.shutdownNow();
+    }
+    if (metricsScope != null) {
+      try {
+        metricsScope.close();
+      } catch (com.uber.m3.tally.ScopeCloseException e) {
+        // Only the last report of the SDK's metrics is lost; the process is closing the connection.
+      }
     }
   }
 }

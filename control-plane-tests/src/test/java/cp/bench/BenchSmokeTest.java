@@ -43,6 +43,10 @@ class BenchSmokeTest {
       assertTrue(file.contains("| " + id + " | "), id + " missing from\n" + file);
     }
     assertTrue(progress.toString(StandardCharsets.UTF_8).contains("bench: P1"), "progress is reported");
+    assertTrue(report.measures().stream().anyMatch(m -> m.id() == Measure.Id.P1
+        && m.what().equals("turn latency p50, tracing and metrics on ÷ off") && m.detail().contains("KiB received")
+        && !m.detail().contains(" 0 KiB received")), "P1 with tracing and metrics on ÷ off (issue 14), spans exported\n"
+        + file);
     assertTrue(file.contains("| P2 | " + GatewayBench.CLOSING_WHAT + " |"),
         "the P2 variant against a server closing every connection ran (its route() calls all succeeded)\n" + file);
   }

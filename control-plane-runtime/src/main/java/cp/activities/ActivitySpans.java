@@ -1,0 +1,99 @@
+package cp.activities;
+
+import cp.ledger.Ledger;
+import cp.model.AttentionRequest;
+import cp.model.AttentionResult;
+import cp.model.ToolCallRequest;
+import cp.model.ToolCallResult;
+import cp.model.ToolUse;
+import cp.model.WorkOrderIds;
+import cp.observability.PlaneSpans;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import java.util.Optional;
+
+/**
+ * The spans the activities add to a turn's trace (issue 14): {@code execute_tool {name}},
+ * {@code work_order {type}} (the completion step that records the work order's outcome),
+ * {@code attention} and {@code quality_gate} (from the activity that writes the gate's record: the
+ * gate itself is workflow code). Each runs once per activity attempt that did the work, so a
+ * replayed workflow emits none of them again, and each points at the ledger entry it wrote.
+ */
+final class ActivitySpans {
+  static final AttributeKey<String> WO_TYPE = AttributeKey.stringKey("cp.wo_type");
+  static final AttributeKey<Long> FRAGMENTS = AttributeKey.longKey("cp.attention.fragments");
+  static final AttributeKey<Long> CONTEXT_TOKENS = AttributeKey.longKey("cp.attention.tokens");
+  static final AttributeKey<Boolean> PARTIAL = AttributeKey.booleanKey("cp.attention.partial");
+  static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("cp.gate.attempt");
+
+  private ActivitySpans() {}
+
+  static Span tool(ToolCallRequest r, ToolUse use) {
+    Span span = PlaneSpans.start(PlaneSpans.EXECUTE_TOOL + " " + use.name(), SpanKind.INTERNAL);
+    if (span.isRecording()) {
+      span.setAttribute(PlaneSpans.OPERATION, PlaneSpans.EXECUTE_TOOL);
+      span.setAttribute(PlaneSpans.TOOL_NAME, use.name());
+      span.setAttribute(PlaneSpans.TOOL_TYPE, "function");
+      if (use.id() != null) {
+        span.setAttribute(PlaneSpans.TOOL_CALL_ID, use.id());
+      }
+      span.setAttribute(PlaneSpans.AGENT_CLASS, r.agentClass());
+      PlaneSpans.ids(span, r.sessionId(), WorkOrderIds.turnOf(r.woId()), r.woId());
+    }
+    return span;
+  }
+
+  static void toolDone(Span span, ToolCallResult done, Ledger ho1) {
+    if (!span.isRecording()) {
+      return;
+    }
+    span.setAttribute(PlaneSpans.STATUS, done.status());
+    if (done.errorCode() != null) {
+      PlaneSpans.failed(span, done.errorCode());
+    }
+    PlaneSpans.ledger(span, "ho1", done.entryId(), () -> hashOf(ho1, done.entryId()));
+  }
+
+  static Span workOrder(String woId, String sessionId, String woType) {
+    Span span = PlaneSpans.start(PlaneSpans.WORK_ORDER + " " + woType, SpanKind.INTERNAL);
+    if (span.isRecording()) {
+      span.setAttribute(WO_TYPE, woType);
+      PlaneSpans.ids(span, sessionId, WorkOrderIds.turnOf(woId), woId);
+    }
+    return span;
+  }
+
+  static Span attention(AttentionRequest r) {
+    Span span = PlaneSpans.start(PlaneSpans.ATTENTION, SpanKind.INTERNAL);
+    if (span.isRecording()) {
+      span.setAttribute(PlaneSpans.AGENT_CLASS, r.agentClass());
+      PlaneSpans.ids(span, r.sessionId(), r.turn(), null);
+    }
+    return span;
+  }
+
+  static void attended(Span span, AttentionResult a, Ledger ho2, String key) {
+    if (!span.isRecording()) {
+      return;
+    }
+    span.setAttribute(FRAGMENTS, (long) a.fragmentCount());
+    span.setAttribute(CONTEXT_TOKENS, a.tokens());
+    span.setAttribute(PARTIAL, a.partial());
+    Optional<String> id = ho2.idForKey(key);
+    id.ifPresent(e -> PlaneSpans.ledger(span, "ho2", e, () -> hashOf(ho2, e)));
+  }
+
+  static Span gate(String sessionId, int turn, String woId, String agentClass) {
+    Span span = PlaneSpans.start(PlaneSpans.QUALITY_GATE, SpanKind.INTERNAL);
+    if (span.isRecording()) {
+      span.setAttribute(PlaneSpans.AGENT_CLASS, agentClass);
+      PlaneSpans.ids(span, sessionId, turn, woId);
+    }
+    return span;
+  }
+
+  static String hashOf(Ledger ledger, String entryId) {
+    return ledger.hashOf(entryId).orElse(null);
+  }
+}

@@ -91,7 +91,7 @@ class ShippedCatalogTest {
   void adminAgent_hasItsToolsBudgetAndQualityGate() {
     AgentConfig admin = catalog.agent("ADMIN");
 
-    assertEquals(List.of("gate_check", "read_file", "query_ledger", "list_packages"), admin.toolIds());
+    assertEquals(List.of("gate_check", "read_file", "query_ledger", "list_packages", "write_file"), admin.toolIds());
     assertEquals("ATT-ADMIN-001", admin.attentionTemplateId());
     assertEquals(2, admin.qualityGate().maxRetries());
     assertEquals(8000, admin.qualityGate().maxResponseChars());

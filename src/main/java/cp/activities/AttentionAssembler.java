@@ -10,7 +10,7 @@ import cp.contracts.StageConfig;
 import cp.contracts.StageType;
 import cp.faults.FaultPoints;
 import cp.gateway.TokenEstimate;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
@@ -118,7 +118,7 @@ public final class AttentionAssembler {
           continue;
         }
         queries++;
-        Optional<Ledger> ledger = ledgers.existing(tier.get(), tier.get() == Tier.HO2 ? req.agentClass() : null);
+        Optional<LedgerStream> ledger = ledgers.existing(tier.get(), tier.get() == Tier.HO2 ? req.agentClass() : null);
         if (ledger.isEmpty()) {
           continue;
         }
@@ -199,7 +199,7 @@ public final class AttentionAssembler {
    * {@code maxTurns} turns are found: a session runs one turn at a time, so its exchanges are in
    * turn order, and a turn's last answer is the first one met.
    */
-  private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
+  private List<Fragment> conversation(LedgerStream hot, AttentionRequest req, String section, int maxTurns) {
     Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
     hot.visitNewestFirst(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"), e -> {
       String contract = e.metaText("contract_id");
@@ -270,7 +270,7 @@ public final class AttentionAssembler {
    * its TOOL_CALL entries, by name and count) and what it cost. Never its output or its tools'
    * results: those are transcripts, and the answer's words are already in the conversation.
    */
-  private static String executionLine(Ledger ho1, LedgerEntry completed) {
+  private static String executionLine(LedgerStream ho1, LedgerEntry completed) {
     String wo = completed.workOrderId();
     Map<String, Integer> tools = new LinkedHashMap<>();
     if (wo != null) {

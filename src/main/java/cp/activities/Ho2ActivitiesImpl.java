@@ -1,7 +1,7 @@
 package cp.activities;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.AttentionRequest;
@@ -28,7 +28,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   @Override
   public Ho2RecordResult record(Ho2Record record) {
     ActivityIdentity id = ActivityIdentity.current();
-    Ledger ho2 = ledgers.ho2(record.agentClass());
+    LedgerStream ho2 = ledgers.ho2(record.agentClass());
     String traceHash = null;
     if (record.events().stream().anyMatch(Ho2Event::withTraceHash)) {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());

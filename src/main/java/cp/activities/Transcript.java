@@ -2,7 +2,7 @@ package cp.activities;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.contracts.RenderedPrompt;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
@@ -22,9 +22,9 @@ final class Transcript {
   private Transcript() {}
 
   /** The rendered prompt its WO_EXECUTING entry {@code promptRef} recorded (a missing part reads as ""). */
-  static RenderedPrompt prompt(Ledger ho1, String promptRef) {
+  static RenderedPrompt prompt(LedgerStream ho1, String promptRef) {
     LedgerEntry executing = ho1.byId(promptRef)
-        .orElseThrow(() -> new IllegalStateException("prompt entry " + promptRef + " is not in " + ho1.path()));
+        .orElseThrow(() -> new IllegalStateException("prompt entry " + promptRef + " is not in " + ho1.location()));
     return new RenderedPrompt(executing.metaTextAt("/prompt/system"), executing.metaTextAt("/prompt/user"));
   }
 

@@ -2,7 +2,8 @@ package cp.cli;
 
 import cp.ledger.ChainKey;
 import cp.ledger.HeadCheckpoint;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
+import cp.ledger.StreamId;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
@@ -28,7 +29,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   /** The ledger named by --tier/--agent-class, if its file exists. */
-  static Optional<Ledger> named(Ledgers ledgers, String tier, String agentClass) {
+  static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
     Tier t = Tier.parse(tier);
     String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
         : agentClass.toUpperCase(Locale.ROOT)) : null;
@@ -64,10 +65,10 @@ final class LedgerCommand extends CliCommand implements Runnable {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
       try (Ledgers ledgers = openLedgers(config())) {
-        Optional<Ledger> l = named(ledgers, tier, agentClass);
+        Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {
-            out().println("no " + tier + " ledger under " + ledgers.layout().root() + " yet");
+            out().println("no " + tier + " ledger in " + ledgers.store().describe() + " yet");
           }
           return Cpctl.OK;
         }
@@ -105,14 +106,14 @@ final class LedgerCommand extends CliCommand implements Runnable {
       try (Ledgers ledgers = openLedgers(config())) {
         var all = ledgers.all();
         if (all.isEmpty()) {
-          out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
+          out().println("no ledgers in " + ledgers.store().describe() + " (nothing to verify)");
           return Cpctl.OK;
         }
         String keyed = config().ledgers().key()
             .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         for (var e : all) {
           VerifyResult r = e.getValue().verify();
-          String rel = ledgers.layout().relative(e.getKey().path());
+          String rel = ledgers.store().location(e.getKey());
           if (r.ok()) {
             out().printf("OK    %-12s %s  (%d entries%s)%n", e.getKey().label(), rel, r.entries(), keyed);
           } else {
@@ -150,19 +151,20 @@ final class LedgerCommand extends CliCommand implements Runnable {
         java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
         Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
             .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
-        Ledger l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
+        LedgerStream l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
             .orElseThrow(() -> new IllegalArgumentException("there is no " + tier + " ledger under "
-                + ledgers.layout().root()));
+                + ledgers.store().describe()));
         var q = l.repair();
         if (q.isEmpty() && loss.isPresent()) {
           l.write(HeadCheckpoint.lossRecord(loss.get()));
           out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
               + loss.get().firstBadLine() + " (nothing to quarantine)");
         } else if (q.isEmpty()) {
-          out().println("intact: " + ledgers.layout().relative(l.path()) + " needs no repair");
+          out().println("intact: " + ledgers.store().location(new StreamId(t, cls)) + " needs no repair");
         } else {
-          out().println("repaired: " + ledgers.layout().relative(l.path()) + "; the bad lines are kept in "
-              + ledgers.layout().relative(q.get()) + " and a LEDGER_REPAIRED entry records it");
+          String kept = q.get().startsWith("/") ? ledgers.layout().relative(java.nio.file.Path.of(q.get())) : q.get();
+          out().println("repaired: " + ledgers.store().location(new StreamId(t, cls)) + "; the bad lines are kept in "
+              + kept + " and a LEDGER_REPAIRED entry records it");
         }
       }
       return Cpctl.OK;

@@ -37,7 +37,8 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     out().println("worker polling task queue '" + cfg.worker().taskQueue() + "' at " + conn.target() + " (namespace "
         + conn.namespace() + ", provider " + runtime.provider().id() + ", sticky "
         + (conn.isTestServer() ? "off: embedded test server" : "on") + ", payload encryption "
-        + cfg.payloadKey().map(k -> "on, key id " + k.id()).orElse("off") + ", CP_HOME " + cfg.home() + ")");
+        + cfg.payloadKey().map(k -> "on, key id " + k.id()).orElse("off") + ", CP_HOME " + cfg.home() + ", ledgers "
+        + runtime.ledgers().store().describe() + ")");
     out().flush();
     stop.await();
     return Cpctl.OK;

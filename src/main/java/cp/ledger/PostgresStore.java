@@ -80,7 +80,7 @@ public final class PostgresStore implements LedgerStore {
     try {
       pool = new HikariDataSource(cfg);
     } catch (RuntimeException e) {
-      throw new LedgerException("cannot reach the ledger database " + database.redactedUrl() + " ("
+      throw new LedgerStoreUnavailableException("cannot reach the ledger database " + database.redactedUrl() + " ("
           + LedgerDatabase.URL_VARIABLE + "): " + rootMessage(e), e);
     }
     try {
@@ -88,7 +88,7 @@ public final class PostgresStore implements LedgerStore {
           .baselineOnMigrate(true).baselineVersion("0").load().migrate();
     } catch (RuntimeException e) {
       pool.close();
-      throw new LedgerException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
+      throw new LedgerStoreUnavailableException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
           + rootMessage(e), e);
     }
     return new PostgresStore(database, settings, pool, Clock.systemUTC());

@@ -111,12 +111,13 @@ public final class PostgresStream implements LedgerStream {
     if (p.failure != null) {
       throw p.failure;
     }
+    // Committed, not yet acknowledged to the caller (outside the commit lock, so a pause here holds no one up).
+    FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
     return p.id;
   }
 
   /** Writes {@code batch} in one transaction; every entry ends done, with its id or the failure. */
   private void commit(List<Pending> batch) {
-    List<Pending> written = new ArrayList<>();
     try (Connection c = store.dataSource().getConnection()) {
       c.setAutoCommit(false);
       try {
@@ -125,7 +126,6 @@ public final class PostgresStream implements LedgerStream {
         for (Pending p : batch) {
           try {
             p.id = append(c, head, p.entry, keysInBatch);
-            written.add(p);
           } catch (LedgerException e) {
             p.failure = e;
           }
@@ -152,9 +152,6 @@ public final class PostgresStream implements LedgerStream {
     }
     for (Pending p : batch) {
       p.done = true;
-    }
-    for (Pending p : written) {
-      FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, p.entry.eventType()));
     }
   }
 

@@ -44,6 +44,11 @@ public record LedgerDatabase(String url, String user, String password) {
     return redact(url);
   }
 
+  /** {@code url} with any {@code password=} parameter masked, for messages. */
+  public static String redactUrl(String url) {
+    return redact(url);
+  }
+
   static String redact(String url) {
     return PASSWORD_PARAM.matcher(url).replaceAll("$1***");
   }

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -51,6 +52,8 @@ public final class PostgresStream implements LedgerStream {
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
   /** The chain found broken (appends refused) or null. */
   private volatile VerifyResult broken;
+  /** Whether the stream's head row is known to exist (it is created by the first append). */
+  private volatile boolean created;
   /** Whether this process has verified the whole chain once (before its first append). */
   private volatile boolean checkedWhole;
 
@@ -179,38 +182,47 @@ public final class PostgresStream implements LedgerStream {
   }
 
   private Head lockHead(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_stream (stream, tier, agent_class, entries,"
-        + " last_hash) VALUES (?, ?, ?, 0, ?) ON CONFLICT (stream) DO NOTHING")) {
-      ps.setString(1, id.label());
-      ps.setString(2, id.tier().wireName());
-      ps.setString(3, id.agentClass());
-      ps.setString(4, ChainCodec.GENESIS);
-      ps.executeUpdate();
-    }
-    Head h = new Head();
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT entries, last_hash FROM ledger_stream WHERE stream = ? FOR UPDATE")) {
-      ps.setString(1, id.label());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        h.entries = rs.getLong(1);
-        h.lastHash = rs.getString(2);
+    if (options.durability() != Durability.FSYNC_EACH) {
+      // The JSONL policies, in PostgreSQL terms: "batched" and "none" commit without waiting for the WAL flush
+      // (a killed worker loses nothing; a crash of the database server can lose its last few hundred ms),
+      // "fsync" (HOT's default) waits for it.
+      try (Statement st = c.createStatement()) {
+        st.execute("SET LOCAL synchronous_commit TO off");
       }
     }
-    // The cheap check an append makes (verify makes the whole one): the last row is the head's.
+    if (!created) {
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_stream (stream, tier, agent_class, entries,"
+          + " last_hash) VALUES (?, ?, ?, 0, ?) ON CONFLICT (stream) DO NOTHING")) {
+        ps.setString(1, id.label());
+        ps.setString(2, id.tier().wireName());
+        ps.setString(3, id.agentClass());
+        ps.setString(4, ChainCodec.GENESIS);
+        ps.executeUpdate();
+      }
+    }
+    Head h = new Head();
+    // The head, locked, and the cheap check an append makes (verify makes the whole one): the last row is the head's.
     long lastSeq = 0;
     String lastRowHash = ChainCodec.GENESIS;
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT seq, hash, body FROM ledger_entry WHERE stream = ? ORDER BY seq DESC LIMIT 1")) {
-      ps.setString(1, id.label());
+    try (PreparedStatement ps = c.prepareStatement("SELECT s.entries, s.last_hash, e.seq, e.hash, e.keyed"
+        + " FROM ledger_stream s LEFT JOIN LATERAL (SELECT seq, hash, position(? in body) > 0 AS keyed FROM ledger_entry"
+        + " WHERE stream = s.stream ORDER BY seq DESC LIMIT 1) e ON true WHERE s.stream = ? FOR UPDATE OF s")) {
+      ps.setString(1, "\"chain\":\"" + ChainKey.ALGORITHM + "\"");
+      ps.setString(2, id.label());
       try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          lastSeq = rs.getLong(1);
-          lastRowHash = rs.getString(2);
-          h.lastKeyed = rs.getString(3).contains("\"chain\":\"" + ChainKey.ALGORITHM + "\"");
+        if (!rs.next()) {
+          throw new SQLException("the head row of stream " + id.label() + " is missing", "02000");
+        }
+        h.entries = rs.getLong(1);
+        h.lastHash = rs.getString(2);
+        if (rs.getString(4) != null) {
+          lastSeq = rs.getLong(3);
+          lastRowHash = rs.getString(4);
+          h.lastKeyed = rs.getBoolean(5);
         }
       }
     }
+    created = true;
     VerifyResult bad = null;
     if (lastSeq != h.entries || !lastRowHash.equals(h.lastHash)) {
       bad = VerifyResult.bad(Math.min(lastSeq, h.entries), Math.min(lastSeq, h.entries) + 1, "the head record ("
@@ -242,14 +254,8 @@ public final class PostgresStream implements LedgerStream {
   private String append(Connection c, Head head, LedgerEntry entry, Map<String, String> keysInBatch)
       throws SQLException {
     String key = entry.idempotencyKey();
-    if (key != null) {
-      String known = keysInBatch.get(key);
-      if (known == null) {
-        known = idForKey(c, key);
-      }
-      if (known != null) {
-        return known;
-      }
+    if (key != null && keysInBatch.containsKey(key)) {
+      return keysInBatch.get(key);
     }
     ChainKey chainKey = options.key();
     if (chainKey != null && head.entries > 0 && !head.lastKeyed && !KeyedChain.MARKER.equals(entry.eventType())) {
@@ -262,17 +268,20 @@ public final class PostgresStream implements LedgerStream {
       throw new LedgerException("ledger " + location() + " already holds entry_id " + entryId + "; entry ids are unique");
     }
     if (entryId == null) {
+      // Unique by construction (a hash of the key, or 64 random bits); the unique constraint backs it up.
       entryId = Ledger.newId(key);
-      while (byIdOn(c, entryId).isPresent()) {
-        entryId = Ledger.newId(null);
-      }
     }
     String timestamp = entry.timestamp() != null ? entry.timestamp()
         : store.clock().instant().truncatedTo(ChronoUnit.MICROS).toString();
     ObjectNode node = entry.toAppendJson(entryId, timestamp, head.lastHash, chainKey);
     String hash = ChainCodec.hashOf(node, chainKey);
     node.put("hash", hash);
-    insert(c, head.entries + 1, LedgerEntry.fromJson(node), Json.write(node));
+    if (!insert(c, head.entries + 1, LedgerEntry.fromJson(node), Json.write(node))) {
+      // The key is in the stream already (the constraint said so; nothing was written): the first entry's id.
+      String known = idForKey(c, key);
+      keysInBatch.put(key, known);
+      return known;
+    }
     head.entries++;
     head.lastHash = hash;
     head.lastKeyed = chainKey != null;
@@ -282,9 +291,14 @@ public final class PostgresStream implements LedgerStream {
     return entryId;
   }
 
-  private void insert(Connection c, long seq, LedgerEntry e, String body) throws SQLException {
+  /**
+   * Inserts one row; false when its idempotency key is in the stream already (nothing written). The
+   * head lock makes this the only writer of the stream, so the key check and the insert are one step.
+   */
+  private boolean insert(Connection c, long seq, LedgerEntry e, String body) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_entry (stream, seq, entry_id, ts, event_type,"
-        + " session_id, work_order_id, idempotency_key, prev_hash, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        + " session_id, work_order_id, idempotency_key, prev_hash, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + " ON CONFLICT (stream, idempotency_key) DO NOTHING")) {
       ps.setString(1, id.label());
       ps.setLong(2, seq);
       ps.setString(3, e.entryId());
@@ -296,7 +310,7 @@ public final class PostgresStream implements LedgerStream {
       ps.setString(9, e.prevHash());
       ps.setString(10, e.hash());
       ps.setString(11, body);
-      ps.executeUpdate();
+      return ps.executeUpdate() == 1;
     }
   }
 
@@ -331,7 +345,11 @@ public final class PostgresStream implements LedgerStream {
             throw new LedgerException("entry " + e.entryId() + " does not continue stream " + id.label() + " at entry "
                 + (head.entries + 1) + ": " + checked.error() + "; nothing was copied");
           }
-          insert(c, head.entries + 1, e, body);
+          if (!insert(c, head.entries + 1, e, body)) {
+            throw new LedgerException("ledger " + location() + " already holds idempotency key " + e.idempotencyKey()
+                + " under another entry than " + e.entryId() + "; the source and the database have diverged, nothing"
+                + " was copied");
+          }
           head.entries++;
           head.lastHash = e.hash();
           copied++;

@@ -31,7 +31,7 @@ public final class PostgresStore implements LedgerStore {
   /** Flyway migrations of the ledger schema (kept apart from any other schema in the database). */
   static final String MIGRATIONS = "classpath:db/ledger";
   /**
-   * Connections per process: a worker runs a handful of activities at once and each append or read
+   * Connections per pool (a process has two: durable and lazy commits): a worker runs a handful of activities at once and each append or read
    * holds one connection for one short transaction; more would only queue inside PostgreSQL.
    */
   static final int POOL_SIZE = 8;
@@ -45,15 +45,19 @@ public final class PostgresStore implements LedgerStore {
   private final LedgerDatabase database;
   private final LedgerSettings settings;
   private final HikariDataSource pool;
+  /** Connections that commit without waiting for the WAL flush ({@code synchronous_commit off}). */
+  private final HikariDataSource lazyPool;
   private final Clock clock;
   private final Map<StreamId, PostgresStream> open = new ConcurrentHashMap<>();
   /** Whether the loss of the database was reported (so it is said once, and its return once). */
   private final AtomicBoolean lost = new AtomicBoolean();
 
-  private PostgresStore(LedgerDatabase database, LedgerSettings settings, HikariDataSource pool, Clock clock) {
+  private PostgresStore(LedgerDatabase database, LedgerSettings settings, HikariDataSource pool,
+      HikariDataSource lazyPool, Clock clock) {
     this.database = database;
     this.settings = settings;
     this.pool = pool;
+    this.lazyPool = lazyPool;
     this.clock = clock;
   }
 
@@ -63,6 +67,27 @@ public final class PostgresStore implements LedgerStore {
    * @throws LedgerException naming the URL (without its password) when the database cannot be reached
    */
   public static PostgresStore open(LedgerDatabase database, LedgerSettings settings) {
+    HikariDataSource pool = pool(database, "cp-ledger", null);
+    try {
+      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("ledger_schema_history")
+          .baselineOnMigrate(true).baselineVersion("0").load().migrate();
+    } catch (RuntimeException e) {
+      pool.close();
+      throw new LedgerStoreUnavailableException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
+          + rootMessage(e), e);
+    }
+    HikariDataSource lazy;
+    try {
+      // The tiers whose policy is "batched" or "none" commit without waiting for the WAL flush (see PostgresStream).
+      lazy = pool(database, "cp-ledger-lazy", "SET synchronous_commit TO off");
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new PostgresStore(database, settings, pool, lazy, Clock.systemUTC());
+  }
+
+  private static HikariDataSource pool(LedgerDatabase database, String name, String initSql) {
     HikariConfig cfg = new HikariConfig();
     cfg.setJdbcUrl(database.url());
     if (database.user() != null) {
@@ -74,24 +99,17 @@ public final class PostgresStore implements LedgerStore {
     cfg.setMaximumPoolSize(POOL_SIZE);
     cfg.setMinimumIdle(1);
     cfg.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
-    cfg.setPoolName("cp-ledger");
+    cfg.setPoolName(name);
     cfg.setAutoCommit(true);
-    HikariDataSource pool;
+    if (initSql != null) {
+      cfg.setConnectionInitSql(initSql);
+    }
     try {
-      pool = new HikariDataSource(cfg);
+      return new HikariDataSource(cfg);
     } catch (RuntimeException e) {
       throw new LedgerStoreUnavailableException("cannot reach the ledger database " + database.redactedUrl() + " ("
           + LedgerDatabase.URL_VARIABLE + "): " + rootMessage(e), e);
     }
-    try {
-      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("ledger_schema_history")
-          .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-    } catch (RuntimeException e) {
-      pool.close();
-      throw new LedgerStoreUnavailableException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
-          + rootMessage(e), e);
-    }
-    return new PostgresStore(database, settings, pool, Clock.systemUTC());
   }
 
   static String rootMessage(Throwable e) {
@@ -109,6 +127,11 @@ public final class PostgresStore implements LedgerStore {
 
   DataSource dataSource() {
     return pool;
+  }
+
+  /** The connections appends of {@code durability} use: durable at commit for fsync, else lazily. */
+  DataSource dataSource(Durability durability) {
+    return durability == Durability.FSYNC_EACH ? pool : lazyPool;
   }
 
   Clock clock() {
@@ -223,5 +246,6 @@ public final class PostgresStore implements LedgerStore {
   public void close() {
     open.clear();
     pool.close();
+    lazyPool.close();
   }
 }

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -52,6 +51,8 @@ public final class PostgresStream implements LedgerStream {
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
   /** The chain found broken (appends refused) or null. */
   private volatile VerifyResult broken;
+  /** The head as this process last committed or read it under the lock; null when unknown. */
+  private volatile Head cached;
   /** Whether the stream's head row is known to exist (it is created by the first append). */
   private volatile boolean created;
   /** Whether this process has verified the whole chain once (before its first append). */
@@ -121,7 +122,10 @@ public final class PostgresStream implements LedgerStream {
 
   /** Writes {@code batch} in one transaction; every entry ends done, with its id or the failure. */
   private void commit(List<Pending> batch) {
-    try (Connection c = store.dataSource().getConnection()) {
+    if (batch.size() == 1 && fastAppend(batch.get(0))) {
+      return;
+    }
+    try (Connection c = store.dataSource(options.durability()).getConnection()) {
       c.setAutoCommit(false);
       try {
         Head head = lockHead(c);
@@ -141,20 +145,106 @@ public final class PostgresStream implements LedgerStream {
           ps.executeUpdate();
         }
         c.commit();
+        cached = head;
         store.reachable();
       } catch (SQLException | RuntimeException e) {
         rollback(c);
         throw e;
       }
     } catch (SQLException e) {
+      cached = null;
       fail(batch, store.failed("append to stream " + id.label(), e));
       return;
     } catch (LedgerException e) {
+      cached = null;
       fail(batch, e);
       return;
     }
     for (Pending p : batch) {
       p.done = true;
+    }
+  }
+
+  /** The one statement of {@link #fastAppend}: the key looked up, the head moved on only if it is still ours, the row. */
+  private static final String FAST_APPEND = "WITH k AS (SELECT entry_id FROM ledger_entry WHERE stream = ? AND"
+      + " idempotency_key = ?), h AS (UPDATE ledger_stream SET entries = ?, last_hash = ?, updated_at = now()"
+      + " WHERE stream = ? AND entries = ? AND last_hash = ? AND NOT EXISTS (SELECT 1 FROM k) RETURNING stream),"
+      + " i AS (INSERT INTO ledger_entry (stream, seq, entry_id, ts, event_type, session_id, work_order_id,"
+      + " idempotency_key, prev_hash, hash, body) SELECT stream, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM h RETURNING entry_id)"
+      + " SELECT (SELECT entry_id FROM k), (SELECT entry_id FROM i)";
+
+  /**
+   * A lone append (nothing else queued) in one statement and one round trip, against the head this
+   * process last wrote or read: the head row moves on only if it still holds that head (a
+   * compare-and-set; another writer's append in between makes it change nothing) and only if the
+   * key is not in the stream. Returns false, having written nothing, when the head is unknown or
+   * was moved by someone else, or the stream needs more than a plain append (a first check, a
+   * broken chain, a LEDGER_KEYED marker, an explicit entry id): then the locking transaction runs.
+   */
+  private boolean fastAppend(Pending p) {
+    Head h = cached;
+    LedgerEntry entry = p.entry;
+    ChainKey chainKey = options.key();
+    if (h == null || !checkedWhole || broken != null || entry.entryId() != null
+        || (chainKey != null && h.entries > 0 && !h.lastKeyed)) {
+      return false;
+    }
+    String key = entry.idempotencyKey();
+    String entryId = Ledger.newId(key);
+    String timestamp = entry.timestamp() != null ? entry.timestamp()
+        : store.clock().instant().truncatedTo(ChronoUnit.MICROS).toString();
+    ObjectNode node = entry.toAppendJson(entryId, timestamp, h.lastHash, chainKey);
+    String hash = ChainCodec.hashOf(node, chainKey);
+    node.put("hash", hash);
+    LedgerEntry e = LedgerEntry.fromJson(node);
+    try (Connection c = store.dataSource(options.durability()).getConnection();
+        PreparedStatement ps = c.prepareStatement(FAST_APPEND)) {
+      int i = 1;
+      ps.setString(i++, id.label());
+      ps.setString(i++, key);
+      ps.setLong(i++, h.entries + 1);
+      ps.setString(i++, hash);
+      ps.setString(i++, id.label());
+      ps.setLong(i++, h.entries);
+      ps.setString(i++, h.lastHash);
+      ps.setLong(i++, h.entries + 1);
+      ps.setString(i++, entryId);
+      ps.setString(i++, timestamp);
+      ps.setString(i++, e.eventType());
+      ps.setString(i++, e.sessionId());
+      ps.setString(i++, e.workOrderId());
+      ps.setString(i++, key);
+      ps.setString(i++, e.prevHash());
+      ps.setString(i++, hash);
+      ps.setString(i, Json.write(node));
+      String existing;
+      String inserted;
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        existing = rs.getString(1);
+        inserted = rs.getString(2);
+      }
+      store.reachable();
+      if (existing != null) {
+        p.id = existing;
+      } else if (inserted != null) {
+        Head next = new Head();
+        next.entries = h.entries + 1;
+        next.lastHash = hash;
+        next.lastKeyed = chainKey != null;
+        cached = next;
+        p.id = inserted;
+      } else {
+        cached = null; // another writer moved the head: the locking transaction reads it
+        return false;
+      }
+      p.done = true;
+      return true;
+    } catch (SQLException ex) {
+      cached = null;
+      p.failure = store.failed("append to stream " + id.label(), ex);
+      p.done = true;
+      return true;
     }
   }
 
@@ -182,14 +272,6 @@ public final class PostgresStream implements LedgerStream {
   }
 
   private Head lockHead(Connection c) throws SQLException {
-    if (options.durability() != Durability.FSYNC_EACH) {
-      // The JSONL policies, in PostgreSQL terms: "batched" and "none" commit without waiting for the WAL flush
-      // (a killed worker loses nothing; a crash of the database server can lose its last few hundred ms),
-      // "fsync" (HOT's default) waits for it.
-      try (Statement st = c.createStatement()) {
-        st.execute("SET LOCAL synchronous_commit TO off");
-      }
-    }
     if (!created) {
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_stream (stream, tier, agent_class, entries,"
           + " last_hash) VALUES (?, ?, ?, 0, ?) ON CONFLICT (stream) DO NOTHING")) {
@@ -201,24 +283,31 @@ public final class PostgresStream implements LedgerStream {
       }
     }
     Head h = new Head();
-    // The head, locked, and the cheap check an append makes (verify makes the whole one): the last row is the head's.
-    long lastSeq = 0;
-    String lastRowHash = ChainCodec.GENESIS;
-    try (PreparedStatement ps = c.prepareStatement("SELECT s.entries, s.last_hash, e.seq, e.hash, e.keyed"
-        + " FROM ledger_stream s LEFT JOIN LATERAL (SELECT seq, hash, position(? in body) > 0 AS keyed FROM ledger_entry"
-        + " WHERE stream = s.stream ORDER BY seq DESC LIMIT 1) e ON true WHERE s.stream = ? FOR UPDATE OF s")) {
-      ps.setString(1, "\"chain\":\"" + ChainKey.ALGORITHM + "\"");
-      ps.setString(2, id.label());
+    // The head, locked. Then, in a statement of its own (so with a snapshot taken after the lock was granted:
+    // a join would see the rows as they were before a writer that held the lock committed), the cheap check
+    // an append makes (verify makes the whole one): the last row is the head's.
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT entries, last_hash FROM ledger_stream WHERE stream = ? FOR UPDATE")) {
+      ps.setString(1, id.label());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("the head row of stream " + id.label() + " is missing", "02000");
         }
         h.entries = rs.getLong(1);
         h.lastHash = rs.getString(2);
-        if (rs.getString(4) != null) {
-          lastSeq = rs.getLong(3);
-          lastRowHash = rs.getString(4);
-          h.lastKeyed = rs.getBoolean(5);
+      }
+    }
+    long lastSeq = 0;
+    String lastRowHash = ChainCodec.GENESIS;
+    try (PreparedStatement ps = c.prepareStatement("SELECT seq, hash, position(? in body) > 0 FROM ledger_entry"
+        + " WHERE stream = ? ORDER BY seq DESC LIMIT 1")) {
+      ps.setString(1, "\"chain\":\"" + ChainKey.ALGORITHM + "\"");
+      ps.setString(2, id.label());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          lastSeq = rs.getLong(1);
+          lastRowHash = rs.getString(2);
+          h.lastKeyed = rs.getBoolean(3);
         }
       }
     }
@@ -324,7 +413,8 @@ public final class PostgresStream implements LedgerStream {
    */
   public long importEntries(List<LedgerEntry> entries) {
     committer.lock();
-    try (Connection c = store.dataSource().getConnection()) {
+    cached = null;
+    try (Connection c = store.dataSource(Durability.FSYNC_EACH).getConnection()) {
       c.setAutoCommit(false);
       try {
         Head head = lockHead(c);
@@ -625,7 +715,12 @@ public final class PostgresStream implements LedgerStream {
       return Optional.of(LedgerProblem.corrupt(problemName(), now));
     }
     // Reachability: a lost database fails here (a LedgerException), before the gateway pays for a call.
-    store.query("reach stream " + id.label(), c -> c.isValid((int) (PostgresStore.CONNECTION_TIMEOUT_MS / 1000)));
+    store.query("reach stream " + id.label(), c -> {
+      if (!c.isValid((int) (PostgresStore.CONNECTION_TIMEOUT_MS / 1000))) {
+        throw new SQLException("the connection does not answer", "08006");
+      }
+      return null;
+    });
     return Optional.empty();
   }
 
@@ -642,6 +737,7 @@ public final class PostgresStream implements LedgerStream {
       }
       long keep = bad.firstBadLine() - 1;
       long[] moved = new long[1];
+      cached = null;
       long repairId = store.query("repair stream " + id.label(), c -> {
         c.setAutoCommit(false);
         try {

@@ -14,6 +14,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,12 +31,14 @@ class PostgresLedgerTest {
   @Test
   void twoJvms_appendToOneStreamAtOnce_intoOneValidChain_eachEntryOnce() throws Exception {
     LedgerDatabase db = TestPostgres.freshDatabase();
-    int each = 150;
+    int each = 400;
+    // Both start appending at the same moment, well after both JVMs are up.
+    String startAt = String.valueOf(System.currentTimeMillis() + 6_000);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<Process> procs = new ArrayList<>();
     for (String writer : List.of("jvm-a", "jvm-b")) {
       procs.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), PostgresAppender.class.getName(),
-          db.url(), db.user(), String.valueOf(each), writer).inheritIO().start());
+          db.url(), db.user(), String.valueOf(each), writer, startAt).inheritIO().start());
     }
     for (Process p : procs) {
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "appender finished");
@@ -87,6 +93,36 @@ class PostgresLedgerTest {
     } finally {
       pg.close();
     }
+  }
+
+  @Test
+  void readersByEventTypeSessionWorkOrderAndLastN_areServedByIndexes() throws Exception {
+    LedgerDatabase db = TestPostgres.freshDatabase();
+    try (PostgresStore store = PostgresStore.open(db, LedgerSettings.all(Durability.NONE).withDatabase(db))) {
+      LedgerStream l = store.open(HOT);
+      List<LedgerEntry> batch = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        batch.add(LedgerEntry.builder("EVENT_" + (i % 20)).metadata(Json.object().put("session_id", "SES-" + (i % 300))
+            .put("wo_id", "WO-" + i)).build());
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      for (Future<String> f : pool.invokeAll(batch.stream().map(e -> (Callable<String>) () -> l.write(e)).toList())) {
+        f.get();
+      }
+      pool.shutdown();
+      assertEquals(10, l.bySession("SES-7").size());
+      assertEquals(1, l.byWorkOrder("WO-42").size());
+      assertEquals(150, l.byEventType("EVENT_3").size());
+      assertEquals(5, l.lastN(5).size());
+    }
+    TestPostgres.sql(db, "ANALYZE ledger_entry");
+    for (String where : List.of("session_id = 'SES-7'", "work_order_id = 'WO-42'", "event_type = 'EVENT_3'")) {
+      String plan = TestPostgres.explain(db, "SELECT body FROM ledger_entry WHERE stream = 'hot' AND " + where
+          + " ORDER BY seq");
+      assertTrue(plan.contains("Index") && !plan.contains("Seq Scan"), where + ":\n" + plan);
+    }
+    String last = TestPostgres.explain(db, "SELECT body FROM ledger_entry WHERE stream = 'hot' ORDER BY seq DESC LIMIT 5");
+    assertTrue(last.contains("Index") && !last.contains("Seq Scan"), last);
   }
 
   /** What Temporal's retries do for an activity: try again a few times, a little later each time. */

@@ -94,6 +94,20 @@ public final class TestPostgres {
     }
   }
 
+  /** The plan PostgreSQL picks for {@code query} on the test's database, one line per node. */
+  public static String explain(LedgerDatabase db, String query) {
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());
+        Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("EXPLAIN " + query)) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("EXPLAIN failed: " + e.getMessage(), e);
+    }
+    return plan.toString();
+  }
+
   /** Environment variables that point a cpctl process at {@code db}. */
   public static java.util.Map<String, String> env(LedgerDatabase db) {
     java.util.Map<String, String> env = new java.util.HashMap<>();

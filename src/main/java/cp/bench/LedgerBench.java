@@ -55,7 +55,7 @@ final class LedgerBench {
       double multi = postgresAppendsPerSecond(THREADS);
       out.add(Measure.info(Measure.Id.P4, "ledger appends/s, PostgreSQL store",
           String.format(Locale.ROOT, "%,.0f /s (1 thread), %,.0f /s (%d threads)", single, multi, THREADS),
-          appends + " LLM_CALL-sized entries per run, one stream, one transaction per commit group, "
+          appends + " LLM_CALL-sized entries per run, one stream, durable commits (HOT's fsync policy), "
               + postgres.describe()));
     }
     return out;

@@ -1,13 +1,11 @@
 package cp.activities;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import cp.contracts.RenderedPrompt;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
 import cp.model.EntryRef;
-import cp.model.Json;
 import cp.model.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,16 +49,7 @@ final class Transcript {
   }
 
   static List<ContentBlock> assistantBlocks(LedgerEntry exchange) {
-    JsonNode blocks = exchange.meta("response_blocks");
-    List<ContentBlock> out = new ArrayList<>();
-    if (blocks != null && blocks.isArray()) {
-      for (JsonNode b : blocks) {
-        out.add(Json.convert(b, ContentBlock.class));
-      }
-    } else {
-      out.add(ContentBlock.text(exchange.metaText("response") == null ? "" : exchange.metaText("response")));
-    }
-    return out;
+    return ExchangeRecord.of(exchange).responseBlocks();
   }
 
   private static void flush(List<Message> out, List<ContentBlock> results) {

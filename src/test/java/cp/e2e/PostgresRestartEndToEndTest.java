@@ -64,7 +64,8 @@ class PostgresRestartEndToEndTest {
         pg.close();
         CompletableFuture<TurnResult> tool = CompletableFuture.supplyAsync(
             () -> c.turn(sid, "what packages are installed?"));
-        Thread.sleep(2_000);
+        // Down longer than the pool waits for a connection (5 s): activities fail and Temporal retries them.
+        Thread.sleep(8_000);
         assertTrue(!tool.isDone(), "the turn cannot finish while the ledger database is down");
         pg = start(port);
         TurnResult r = tool.get(120, TimeUnit.SECONDS);

@@ -110,6 +110,11 @@ class PostgresLedgerCommandsTest {
     env.put("CP_LEDGER_URL", "jdbc:postgresql://127.0.0.1:" + port + "/ledgers?user=cp&password=s3cr3t-in-url");
     env.put("CP_LEDGER_PASSWORD", "s3cr3t-in-env");
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+    var config = run(env, "config");
+    assertEquals(Cpctl.OK, config.code(), config::describe);
+    assertTrue(config.out().contains("PostgreSQL jdbc:postgresql://127.0.0.1:" + port + "/ledgers?user=cp&password=***"),
+        config::describe);
+    assertFalse(config.out().contains("s3cr3t") || config.err().contains("s3cr3t"), config::describe);
     for (String[] args : new String[][] {{"worker"}, {"ledger", "verify"}}) {
       var r = run(env, args);
       assertOneLineError(r, Cpctl.BAD_INPUT);

@@ -102,6 +102,19 @@ public final class Ledger implements LedgerStream {
   }
 
   static Ledger open(Path path, LedgerOptions options, Clock clock) {
+    // Opening reads and locks the file through an interruptible FileChannel: as for write(), a thread whose
+    // interrupt flag is set would close it; the flag is set aside while the ledger opens and restored.
+    boolean interrupted = Thread.interrupted();
+    try {
+      return openShared(path, options, clock);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static Ledger openShared(Path path, LedgerOptions options, Clock clock) {
     Path key = path.toAbsolutePath().normalize();
     synchronized (OPEN) {
       Ledger existing = OPEN.get(key);

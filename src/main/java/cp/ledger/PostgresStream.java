@@ -95,6 +95,19 @@ public final class PostgresStream implements LedgerStream {
   @Override
   public String write(LedgerEntry entry) {
     Objects.requireNonNull(entry, "entry");
+    // As in the JSONL store: a thread whose interrupt flag is set (an activity thread of a worker stopped
+    // with shutdownNow, chat's Ctrl-C) still writes its entry; the pool would refuse it a connection.
+    boolean interrupted = Thread.interrupted();
+    try {
+      return writeUninterrupted(entry);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private String writeUninterrupted(LedgerEntry entry) {
     Pending p = new Pending(entry);
     synchronized (queue) {
       queue.add(p);

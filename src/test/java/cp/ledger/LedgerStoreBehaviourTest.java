@@ -252,6 +252,35 @@ class LedgerStoreBehaviourTest {
     assertEquals(VerifyResult.Kind.NEEDS_KEY, unkeyed.kind(), unkeyed.reason());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stores")
+  void writeFromAnInterruptedThread_succeeds_andKeepsTheFlag(String kind) throws Exception {
+    LedgerStream l = fixture(kind).store().open(HOT);
+    l.write(entry("EXCHANGE", "SES-1", null));
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicBoolean stillInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread t = new Thread(() -> {
+      Thread.currentThread().interrupt();
+      try {
+        // a different stream too: its first append opens its head (the locking path)
+        l.write(entry("EXCHANGE", "SES-1", null));
+        f(kind).store().open(HO2).write(entry("WO_PLANNED", "SES-1", null));
+      } catch (Throwable e) {
+        failed.set(e);
+      }
+      stillInterrupted.set(Thread.currentThread().isInterrupted());
+    });
+    t.start();
+    t.join();
+    assertEquals(null, failed.get(), "the interrupted writer's entries");
+    assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
+    assertEquals(2, l.size());
+  }
+
+  private StoreFixture f(String kind) {
+    return opened.stream().filter(x -> x.name().equals(kind)).findFirst().orElseThrow();
+  }
+
   /** The same entries (ids and times fixed) hash the same in both stores, byte for byte. */
   @Test
   void sameEntries_hashTheSameInBothStores() {

@@ -56,9 +56,12 @@ public final class Bench {
       }
       if (o.runs(Measure.Id.P4)) {
         step("P4: ledger appends per durability policy");
-        measures.addAll(new LedgerBench(o.home().resolve("appends"), o.ledgerAppends()).run());
-        step("P4: turn latency with the ledgers ÷ without");
-        measures.addAll(new LedgerTurnBench(callerEnv, slow, o.home().resolve("p4"), o).run());
+        step("P4: starting PostgreSQL for the PostgreSQL ledger store");
+        try (BenchPostgres pg = BenchPostgres.start(callerEnv)) {
+          measures.addAll(new LedgerBench(o.home().resolve("appends"), o.ledgerAppends(), pg).run());
+          step("P4: turn latency with the ledgers ÷ without");
+          measures.addAll(new LedgerTurnBench(callerEnv, slow, o.home().resolve("p4"), o, pg).run());
+        }
       }
       if (o.runs(Measure.Id.HEAP)) {
         step("heap after " + o.heapTurns() + " turns");

@@ -3,7 +3,13 @@ package cp.bench;
 import cp.ledger.Durability;
 import cp.ledger.Ledger;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerDatabase;
 import cp.ledger.LedgerOptions;
+import cp.ledger.LedgerSettings;
+import cp.ledger.LedgerStream;
+import cp.ledger.PostgresStore;
+import cp.ledger.StreamId;
+import cp.ledger.Tier;
 import cp.model.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +24,7 @@ import java.util.concurrent.Future;
 /**
  * P4, first half: appends per second to one ledger file under each durability policy, from one
  * thread and from {@link #THREADS} threads at once (where fsync-each writers can share a flush).
- * The entries are LLM_CALL-sized.
+ * The entries are LLM_CALL-sized. With a {@link BenchPostgres}, the same for the PostgreSQL store.
  */
 final class LedgerBench {
   /** Concurrent writers: about what one worker's activity threads produce under load. */
@@ -26,10 +32,13 @@ final class LedgerBench {
 
   private final Path dir;
   private final int appends;
+  private final BenchPostgres postgres;
 
-  LedgerBench(Path dir, int appends) {
+  /** {@code postgres}: also measure the PostgreSQL store there (null: the JSONL files only). */
+  LedgerBench(Path dir, int appends, BenchPostgres postgres) {
     this.dir = dir;
     this.appends = appends;
+    this.postgres = postgres;
   }
 
   List<Measure> run() throws Exception {
@@ -41,7 +50,22 @@ final class LedgerBench {
           String.format(Locale.ROOT, "%,.0f /s (1 thread), %,.0f /s (%d threads)", single, multi, THREADS),
           appends + " LLM_CALL-sized entries per run, one file"));
     }
+    if (postgres != null) {
+      double single = postgresAppendsPerSecond(1);
+      double multi = postgresAppendsPerSecond(THREADS);
+      out.add(Measure.info(Measure.Id.P4, "ledger appends/s, PostgreSQL store",
+          String.format(Locale.ROOT, "%,.0f /s (1 thread), %,.0f /s (%d threads)", single, multi, THREADS),
+          appends + " LLM_CALL-sized entries per run, one stream, durable commits (HOT's fsync policy), "
+              + postgres.describe()));
+    }
     return out;
+  }
+
+  private double postgresAppendsPerSecond(int threads) throws Exception {
+    LedgerDatabase db = postgres.freshDatabase("p4_appends_" + threads);
+    try (PostgresStore store = PostgresStore.open(db, LedgerSettings.all(Durability.FSYNC_EACH).withDatabase(db))) {
+      return appendsPerSecond(store.open(new StreamId(Tier.HO1, null)), threads);
+    }
   }
 
   static String name(Durability d) {
@@ -55,8 +79,14 @@ final class LedgerBench {
   private double appendsPerSecond(Durability d, int threads) throws Exception {
     Path file = dir.resolve("appends-" + d.name().toLowerCase(Locale.ROOT) + "-" + threads + ".jsonl");
     Files.createDirectories(dir);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try (Ledger ledger = Ledger.open(file, LedgerOptions.of(d))) {
+      return appendsPerSecond(ledger, threads);
+    }
+  }
+
+  private double appendsPerSecond(LedgerStream ledger, int threads) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
       int each = Math.max(1, appends / threads);
       List<Callable<Void>> work = new ArrayList<>();
       for (int t = 0; t < threads; t++) {

@@ -29,12 +29,16 @@ final class LedgerTurnBench {
   private final Path home;
   private final BenchOptions o;
   private final List<PlaneRuntime> runtimes = new ArrayList<>();
+  private final BenchPostgres postgres;
 
-  LedgerTurnBench(Map<String, String> callerEnv, FakeAnthropicServer fake, Path home, BenchOptions o) {
+  /** {@code postgres}: also measure the PostgreSQL store there (null: the JSONL files only). */
+  LedgerTurnBench(Map<String, String> callerEnv, FakeAnthropicServer fake, Path home, BenchOptions o,
+      BenchPostgres postgres) {
     this.callerEnv = callerEnv;
     this.fake = fake;
     this.home = home;
     this.o = o;
+    this.postgres = postgres;
   }
 
   List<Measure> run() throws Exception {
@@ -49,6 +53,17 @@ final class LedgerTurnBench {
             config.provider()));
         recorder = recorder == null ? provider : recorder;
         PlaneRuntime runtime = PlaneRuntime.open(config, provider, PlaneRuntime::builtinTools, Clock.systemUTC());
+        runtimes.add(runtime);
+        loops.add(new PlainTurnLoop(runtime, TurnLatencyBench.AGENT));
+      }
+      if (postgres != null) {
+        // The PostgreSQL store with the default policies (its commits are durable: synchronous_commit).
+        Map<String, String> env = new java.util.HashMap<>(BenchEnv.of(callerEnv, home.resolve("postgresql"),
+            fake.baseUrl(), "cp-bench-p4"));
+        env.putAll(envOf(postgres.freshDatabase("p4_turns")));
+        PlaneConfig config = PlaneConfig.fromEnv(env);
+        PlaneRuntime runtime = PlaneRuntime.open(config, new RecordingProvider(new ProviderFactory(OfflineProvider::new)
+            .create(config.provider())), PlaneRuntime::builtinTools, Clock.systemUTC());
         runtimes.add(runtime);
         loops.add(new PlainTurnLoop(runtime, TurnLatencyBench.AGENT));
       }
@@ -80,10 +95,31 @@ final class LedgerTurnBench {
                 detail)
             : Measure.info(Measure.Id.P4, what, Measure.ratio(ratio), detail));
       }
+      if (postgres != null) {
+        int i = POLICIES.size() + 1;
+        double ratio = r.median(i) / r.median(0);
+        out.add(Measure.target(Measure.Id.P4, "turn latency, ledgers PostgreSQL ÷ no ledger", Measure.ratio(ratio),
+            "≤ " + BATCHED_TARGET, ratio <= BATCHED_TARGET, String.format(Locale.ROOT, "L=%d ms, %d rounds x %d turns"
+            + " a side; p50 %.1f ms with the ledgers in %s vs %.1f ms for the same %d provider calls alone",
+            o.latency().toMillis(), o.rounds(), o.ledgerTurns(), r.median(i), postgres.describe(), r.median(0),
+            perTurn)));
+      }
       return out;
     } finally {
       runtimes.forEach(PlaneRuntime::close);
     }
+  }
+
+  private static Map<String, String> envOf(cp.ledger.LedgerDatabase db) {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put(cp.ledger.LedgerDatabase.URL_VARIABLE, db.url());
+    if (db.user() != null) {
+      env.put(cp.ledger.LedgerDatabase.USER_VARIABLE, db.user());
+    }
+    if (db.password() != null) {
+      env.put(cp.ledger.LedgerDatabase.PASSWORD_VARIABLE, db.password());
+    }
+    return env;
   }
 
   private List<Double> plainRound(PlainTurnLoop loop) {

@@ -3,7 +3,7 @@ package cp.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.client.SessionEndedException;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.TurnExchanges;
 import cp.model.Json;
@@ -102,7 +102,7 @@ final class ChatInterrupt implements Runnable {
   private String duringEmbeddedTurn(int turn) {
     SessionState state = within(() -> plane.client.state(sid));
     plane.worker.kill();
-    Ledger hot = plane.runtime.ledgers().hot();
+    LedgerStream hot = plane.runtime.ledgers().hot();
     String key = sid + "/SESSION_END";
     if (hot.idForKey(key).isEmpty()) {
       SessionSummary s = new SessionSummary(sid, state.agentClass(), state.turns(), state.tokensUsed(),

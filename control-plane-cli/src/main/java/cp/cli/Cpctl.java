@@ -98,7 +98,7 @@ public final class Cpctl implements Runnable {
 
   static int exitCode(Throwable ex) {
     if (ex instanceof ConfigException || ex instanceof CatalogException || ex instanceof IllegalArgumentException
-        || ex instanceof UsageException) {
+        || ex instanceof UsageException || ex instanceof cp.ledger.LedgerStoreUnavailableException) {
       return BAD_INPUT;
     }
     if (ex instanceof ClientException ce) {

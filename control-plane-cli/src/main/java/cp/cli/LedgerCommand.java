@@ -2,7 +2,12 @@ package cp.cli;
 
 import cp.ledger.ChainKey;
 import cp.ledger.HeadCheckpoint;
+import cp.ledger.JsonlStore;
 import cp.ledger.Ledger;
+import cp.ledger.LedgerDatabase;
+import cp.ledger.LedgerStream;
+import cp.ledger.PostgresStore;
+import cp.ledger.StreamId;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
@@ -20,7 +25,8 @@ import picocli.CommandLine.Option;
 
 /** Read, verify and repair the tier ledgers under CP_HOME. */
 @Command(name = "ledger", mixinStandardHelpOptions = true, description = "Query, verify or repair the ledgers.",
-    subcommands = {LedgerCommand.Query.class, LedgerCommand.Verify.class, LedgerCommand.Repair.class})
+    subcommands = {LedgerCommand.Query.class, LedgerCommand.Verify.class, LedgerCommand.Repair.class,
+        LedgerCommand.Migrate.class, LedgerCommand.Export.class})
 final class LedgerCommand extends CliCommand implements Runnable {
   @Override
   public void run() {
@@ -28,7 +34,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   /** The ledger named by --tier/--agent-class, if its file exists. */
-  static Optional<Ledger> named(Ledgers ledgers, String tier, String agentClass) {
+  static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
     Tier t = Tier.parse(tier);
     String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
         : agentClass.toUpperCase(Locale.ROOT)) : null;
@@ -64,10 +70,10 @@ final class LedgerCommand extends CliCommand implements Runnable {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
       try (Ledgers ledgers = openLedgers(config())) {
-        Optional<Ledger> l = named(ledgers, tier, agentClass);
+        Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {
-            out().println("no " + tier + " ledger under " + ledgers.layout().root() + " yet");
+            out().println("no " + tier + " ledger in " + ledgers.store().describe() + " yet");
           }
           return Cpctl.OK;
         }
@@ -105,14 +111,14 @@ final class LedgerCommand extends CliCommand implements Runnable {
       try (Ledgers ledgers = openLedgers(config())) {
         var all = ledgers.all();
         if (all.isEmpty()) {
-          out().println("no ledgers under " + ledgers.layout().root() + " (nothing to verify)");
+          out().println("no ledgers in " + ledgers.store().describe() + " (nothing to verify)");
           return Cpctl.OK;
         }
         String keyed = config().ledgers().key()
             .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         for (var e : all) {
           VerifyResult r = e.getValue().verify();
-          String rel = ledgers.layout().relative(e.getKey().path());
+          String rel = ledgers.store().location(e.getKey());
           if (r.ok()) {
             out().printf("OK    %-12s %s  (%d entries%s)%n", e.getKey().label(), rel, r.entries(), keyed);
           } else {
@@ -150,20 +156,118 @@ final class LedgerCommand extends CliCommand implements Runnable {
         java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
         Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
             .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
-        Ledger l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
+        LedgerStream l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
             .orElseThrow(() -> new IllegalArgumentException("there is no " + tier + " ledger under "
-                + ledgers.layout().root()));
+                + ledgers.store().describe()));
         var q = l.repair();
         if (q.isEmpty() && loss.isPresent()) {
           l.write(HeadCheckpoint.lossRecord(loss.get()));
           out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
               + loss.get().firstBadLine() + " (nothing to quarantine)");
         } else if (q.isEmpty()) {
-          out().println("intact: " + ledgers.layout().relative(l.path()) + " needs no repair");
+          out().println("intact: " + ledgers.store().location(new StreamId(t, cls)) + " needs no repair");
         } else {
-          out().println("repaired: " + ledgers.layout().relative(l.path()) + "; the bad lines are kept in "
-              + ledgers.layout().relative(q.get()) + " and a LEDGER_REPAIRED entry records it");
+          String kept = q.get().startsWith("/") ? ledgers.layout().relative(java.nio.file.Path.of(q.get())) : q.get();
+          out().println("repaired: " + ledgers.store().location(new StreamId(t, cls)) + "; the bad lines are kept in "
+              + kept + " and a LEDGER_REPAIRED entry records it");
         }
+      }
+      return Cpctl.OK;
+    }
+  }
+
+  /** Entries copied per transaction by {@code migrate}: big enough to be quick, small enough to hold in memory. */
+  static final int MIGRATE_BATCH = 500;
+
+  @Command(name = "migrate", mixinStandardHelpOptions = true,
+      description = "Copy the JSONL ledgers under CP_HOME into the PostgreSQL database of CP_LEDGER_URL, keeping every"
+          + " entry's id, time and hash (entries already there are skipped, so running it twice copies nothing twice).")
+  static final class Migrate extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    @Override
+    public Integer call() {
+      var cfg = config();
+      LedgerDatabase db = cfg.ledgers().database();
+      if (db == null) {
+        throw new IllegalArgumentException(LedgerDatabase.URL_VARIABLE + " is not set: 'cpctl ledger migrate' copies"
+            + " the JSONL ledgers under CP_HOME into that PostgreSQL database");
+      }
+      int failures = 0;
+      PlaneLayout layout = new PlaneLayout(cfg.home());
+      try (JsonlStore files = new JsonlStore(layout, cfg.ledgers().withDatabase(null));
+          PostgresStore pg = PostgresStore.open(db, cfg.ledgers())) {
+        List<StreamId> streams = files.streams();
+        if (streams.isEmpty()) {
+          out().println("no JSONL ledgers under " + layout.root() + " (nothing to migrate)");
+          return Cpctl.OK;
+        }
+        for (StreamId id : streams) {
+          LedgerStream source = files.open(id);
+          VerifyResult v = source.verify();
+          if (!v.ok()) {
+            failures++;
+            out().printf("FAIL  %-12s %s  line %d: %s (not copied; run 'cpctl ledger repair' first)%n", id.label(),
+                files.location(id), v.firstBadLine(), v.reason());
+            continue;
+          }
+          List<LedgerEntry> all = source.readAll();
+          long copied = 0;
+          for (int from = 0; from < all.size(); from += MIGRATE_BATCH) {
+            copied += pg.open(id).importEntries(all.subList(from, Math.min(all.size(), from + MIGRATE_BATCH)));
+          }
+          out().printf("OK    %-12s %s -> %s  (%d entries copied, %d already there)%n", id.label(), files.location(id),
+              pg.location(id), copied, all.size() - copied);
+        }
+      }
+      return failures == 0 ? Cpctl.OK : Cpctl.FAILED;
+    }
+  }
+
+  @Command(name = "export", mixinStandardHelpOptions = true,
+      description = "Write one ledger stream of the configured store (PostgreSQL with CP_LEDGER_URL) to a JSONL file"
+          + " that 'cpctl ledger verify' and the JSONL store read: the same lines, the same hashes.")
+  static final class Export extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
+    String tier;
+
+    @Option(names = "--agent-class", description = "For ho2: whose ledger (default ADMIN).")
+    String agentClass;
+
+    @Option(names = "--out", required = true, description = "The JSONL file to write (must not exist).")
+    java.nio.file.Path outFile;
+
+    @Override
+    public Integer call() throws java.io.IOException {
+      if (java.nio.file.Files.exists(outFile)) {
+        throw new IllegalArgumentException("--out " + outFile + " exists; export writes a new file only");
+      }
+      try (Ledgers ledgers = openLedgers(config())) {
+        Optional<LedgerStream> l = named(ledgers, tier, agentClass);
+        if (l.isEmpty()) {
+          throw new IllegalArgumentException("there is no " + tier + " ledger in " + ledgers.store().describe());
+        }
+        java.nio.file.Path parent = outFile.toAbsolutePath().getParent();
+        if (parent != null) {
+          java.nio.file.Files.createDirectories(parent);
+        }
+        long[] n = new long[1];
+        try (var w = java.nio.file.Files.newBufferedWriter(outFile, java.nio.charset.StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.CREATE_NEW)) {
+          for (LedgerEntry e : l.get().readAll()) {
+            w.write(Json.write(e.toJson(true)));
+            w.write('\n');
+            n[0]++;
+          }
+        }
+        try (Ledger exported = Ledger.open(outFile, cp.ledger.LedgerOptions.of(cp.ledger.Durability.FSYNC_EACH)
+            .withKey(config().ledgers().key().orElse(null)))) {
+          VerifyResult v = exported.verify();
+          if (!v.ok()) {
+            out().println("FAIL  wrote " + n[0] + " entries to " + outFile + " but it does not verify: line "
+                + v.firstBadLine() + ": " + v.reason());
+            return Cpctl.FAILED;
+          }
+        }
+        out().println("exported " + n[0] + " entries of " + l.get().location() + " to " + outFile + " (verified)");
       }
       return Cpctl.OK;
     }

@@ -2,13 +2,11 @@ package cp.cli;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import cp.contracts.PromptRenderer;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
+import cp.activities.ExchangeRecord;
 import cp.ledger.Ledgers;
 import cp.ledger.Tier;
-import cp.model.Json;
-import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +83,7 @@ public final class SessionHistory {
     LedgerEntry end = hot.stream().filter(e -> e.eventType().equals("SESSION_END")).findFirst().orElse(null);
     Map<Integer, Builder> turns = new TreeMap<>();
     for (LedgerEntry e : hot) {
-      if (e.eventType().equals("EXCHANGE")) {
+      if (e.eventType().equals(ExchangeRecord.EVENT_TYPE)) {
         int t = WorkOrderIds.turnOf(e.metaText("work_order_id"));
         if (t > 0) {
           turns.computeIfAbsent(t, Builder::new).exchange(e);
@@ -145,25 +143,23 @@ public final class SessionHistory {
     }
 
     void exchange(LedgerEntry e) {
-      in += num(e, "input_tokens");
-      out += num(e, "output_tokens");
-      cost += e.meta("cost") == null ? 0 : e.meta("cost").asDouble();
-      if (!"success".equals(e.metaText("outcome"))) {
+      ExchangeRecord x = ExchangeRecord.of(e);
+      in += x.inputTokens();
+      out += x.outputTokens();
+      cost += x.costUsd();
+      if (!x.success()) {
         return;
       }
       llmCalls++;
-      String contract = e.metaText("contract_id");
-      boolean synth = ContractIds.SYNTHESIZE.equals(contract);
-      boolean degraded = ContractIds.DEGRADED.equals(contract);
-      if ((synth || degraded) && input == null) {
-        input = userInput(e);
+      if ((x.synthesize() || x.degraded()) && input == null) {
+        input = x.userInput();
       }
-      if ((synth || degraded) && !"tool_use".equals(e.metaText("finish_reason"))) {
-        reply = answer(e, synth);
-        degradedAnswer = degraded;
+      if (x.finalAnswer()) {
+        reply = x.answerText();
+        degradedAnswer = x.degraded();
       }
-      if (ContractIds.CLASSIFY.equals(contract) && input == null) {
-        input = userInput(e);
+      if (x.classify() && input == null) {
+        input = x.userInput();
       }
     }
 
@@ -187,35 +183,6 @@ public final class SessionHistory {
       }
       return new TurnView(turn, input, reply, o == null ? "unknown" : o, List.copyOf(chain.values()), in, out, cost,
           llmCalls, toolCalls, List.copyOf(degradations), escalated);
-    }
-
-    private static long num(LedgerEntry e, String f) {
-      return e.meta(f) == null ? 0 : e.meta(f).asLong();
-    }
-
-    private static String userInput(LedgerEntry e) {
-      String text = e.meta("prompt").path("messages").path(0).path("content").path(0).path("text").asText("");
-      Optional<String> json = PromptRenderer.findInputJson(text);
-      if (json.isEmpty()) {
-        return text;
-      }
-      try {
-        return Json.parse(json.get()).path("user_input").asText(text);
-      } catch (IllegalArgumentException x) {
-        return text;
-      }
-    }
-
-    private static String answer(LedgerEntry e, boolean synth) {
-      String r = e.metaText("response");
-      if (r == null || !synth) {
-        return r;
-      }
-      try {
-        return PromptRenderer.parseModelJson(r).path("response_text").asText(r);
-      } catch (IllegalArgumentException x) {
-        return r;
-      }
     }
   }
 }

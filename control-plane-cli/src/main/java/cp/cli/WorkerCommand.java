@@ -88,7 +88,8 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
         + conn.namespace() + ", provider " + opened.provider().id() + ", tracing "
         + (telemetry.tracing() ? "on" : "off") + ", sticky "
         + (conn.isTestServer() ? "off: embedded test server" : "on") + ", payload encryption "
-        + cfg.payloadKey().map(k -> "on, key id " + k.id()).orElse("off") + ", CP_HOME " + cfg.home() + ")");
+        + cfg.payloadKey().map(k -> "on, key id " + k.id()).orElse("off") + ", CP_HOME " + cfg.home() + ", ledgers "
+        + runtime.ledgers().store().describe() + ")");
     out().flush();
     stop.await();
     return Cpctl.OK;

@@ -1,6 +1,6 @@
 package cp.activities;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
 import cp.model.ToolCallRequest;
@@ -44,7 +44,7 @@ final class ActivitySpans {
     return span;
   }
 
-  static void toolDone(Span span, ToolCallResult done, Ledger ho1) {
+  static void toolDone(Span span, ToolCallResult done, LedgerStream ho1) {
     if (!span.isRecording()) {
       return;
     }
@@ -73,7 +73,7 @@ final class ActivitySpans {
     return span;
   }
 
-  static void attended(Span span, AttentionResult a, Ledger ho2, String key) {
+  static void attended(Span span, AttentionResult a, LedgerStream ho2, String key) {
     if (!span.isRecording()) {
       return;
     }
@@ -93,7 +93,7 @@ final class ActivitySpans {
     return span;
   }
 
-  static String hashOf(Ledger ledger, String entryId) {
+  static String hashOf(LedgerStream ledger, String entryId) {
     return ledger.hashOf(entryId).orElse(null);
   }
 }

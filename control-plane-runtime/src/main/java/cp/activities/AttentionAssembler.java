@@ -5,12 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.AttentionStage;
 import cp.contracts.AttentionTemplate;
 import cp.contracts.Catalog;
-import cp.contracts.PromptRenderer;
 import cp.contracts.StageConfig;
 import cp.contracts.StageType;
 import cp.faults.FaultPoints;
 import cp.gateway.TokenEstimate;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
@@ -19,8 +18,6 @@ import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
 import cp.model.FailureCode;
 import cp.model.Json;
-import cp.model.ContractIds;
-import cp.model.WorkOrderIds;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -49,7 +46,7 @@ public final class AttentionAssembler {
   /** One event line in the context is cut to this length. */
   static final int MAX_EVENT_CHARS = 300;
   /** Where an EXCHANGE record keeps the text of the prompt's first user message. */
-  static final String FIRST_USER_TEXT = "/prompt/messages/0/content/0/text";
+  static final String FIRST_USER_TEXT = ExchangeRecord.FIRST_USER_TEXT;
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
   /** The HO1m event a work order's execution ends with; attention shows it as one summary line. */
@@ -118,7 +115,7 @@ public final class AttentionAssembler {
           continue;
         }
         queries++;
-        Optional<Ledger> ledger = ledgers.existing(tier.get(), tier.get() == Tier.HO2 ? req.agentClass() : null);
+        Optional<LedgerStream> ledger = ledgers.existing(tier.get(), tier.get() == Tier.HO2 ? req.agentClass() : null);
         if (ledger.isEmpty()) {
           continue;
         }
@@ -199,14 +196,12 @@ public final class AttentionAssembler {
    * {@code maxTurns} turns are found: a session runs one turn at a time, so its exchanges are in
    * turn order, and a turn's last answer is the first one met.
    */
-  private List<Fragment> conversation(Ledger hot, AttentionRequest req, String section, int maxTurns) {
+  private List<Fragment> conversation(LedgerStream hot, AttentionRequest req, String section, int maxTurns) {
     Map<Integer, LedgerEntry> lastPerTurn = new LinkedHashMap<>();
-    hot.visitNewestFirst(LedgerQuery.session(req.sessionId()).withEventType("EXCHANGE"), e -> {
-      String contract = e.metaText("contract_id");
-      boolean answer = ContractIds.SYNTHESIZE.equals(contract) || ContractIds.DEGRADED.equals(contract);
-      int turn = WorkOrderIds.turnOf(e.metaText("work_order_id"));
-      if (answer && turn > 0 && turn < req.turn() && "success".equals(e.metaText("outcome"))
-          && !"tool_use".equals(e.metaText("finish_reason"))) {
+    hot.visitNewestFirst(LedgerQuery.session(req.sessionId()).withEventType(ExchangeRecord.EVENT_TYPE), e -> {
+      ExchangeRecord x = ExchangeRecord.of(e);
+      int turn = x.turn();
+      if (x.finalAnswer() && turn > 0 && turn < req.turn()) {
         lastPerTurn.putIfAbsent(turn, e);
       }
       return maxTurns <= 0 || lastPerTurn.size() < maxTurns;
@@ -229,34 +224,12 @@ public final class AttentionAssembler {
   }
 
   private static String userInput(LedgerEntry exchange) {
-    String text = exchange.metaTextAt(FIRST_USER_TEXT);
-    Optional<String> json = PromptRenderer.findInputJson(text);
-    if (json.isEmpty()) {
-      return text;
-    }
-    try {
-      return Json.parse(json.get()).path("user_input").asText(text);
-    } catch (IllegalArgumentException e) {
-      return text;
-    }
+    return ExchangeRecord.of(exchange).userInput();
   }
 
   private static String answerText(LedgerEntry exchange) {
-    String response = exchange.metaText("response");
-    if (response == null) {
-      return "";
-    }
-    if (ContractIds.SYNTHESIZE.equals(exchange.metaText("contract_id"))) {
-      try {
-        JsonNode n = PromptRenderer.parseModelJson(response);
-        if (n.has("response_text")) {
-          return n.get("response_text").asText();
-        }
-      } catch (IllegalArgumentException e) {
-        return response;
-      }
-    }
-    return response;
+    String text = ExchangeRecord.of(exchange).answerText();
+    return text == null ? "" : text;
   }
 
   private static String eventLine(LedgerEntry e) {
@@ -270,7 +243,7 @@ public final class AttentionAssembler {
    * its TOOL_CALL entries, by name and count) and what it cost. Never its output or its tools'
    * results: those are transcripts, and the answer's words are already in the conversation.
    */
-  private static String executionLine(Ledger ho1, LedgerEntry completed) {
+  private static String executionLine(LedgerStream ho1, LedgerEntry completed) {
     String wo = completed.workOrderId();
     Map<String, Integer> tools = new LinkedHashMap<>();
     if (wo != null) {

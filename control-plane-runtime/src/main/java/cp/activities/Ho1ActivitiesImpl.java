@@ -11,7 +11,7 @@ import cp.contracts.ToolSpec;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
@@ -235,7 +235,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   public ToolCallResult toolCall(ToolCallRequest r) {
     ActivityIdentity id = context.identity();
     String key = id.activityKey("TOOL_CALL");
-    Ledger ho1 = ledgers.ho1();
+    LedgerStream ho1 = ledgers.ho1();
     Optional<String> done = ho1.idForKey(key);
     if (done.isPresent()) {
       LedgerEntry e = ho1.byId(done.get()).orElseThrow();
@@ -257,7 +257,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start) {
-    Ledger ho1 = ledgers.ho1();
+    LedgerStream ho1 = ledgers.ho1();
     ToolResult result;
     try {
       result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {

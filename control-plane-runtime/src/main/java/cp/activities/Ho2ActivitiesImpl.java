@@ -1,7 +1,7 @@
 package cp.activities;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.AttentionRequest;
@@ -41,7 +41,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   @Override
   public Ho2RecordResult record(Ho2Record record) {
     ActivityIdentity id = context.identity();
-    Ledger ho2 = ledgers.ho2(record.agentClass());
+    LedgerStream ho2 = ledgers.ho2(record.agentClass());
     String traceHash = null;
     if (record.events().stream().anyMatch(Ho2Event::withTraceHash)) {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());
@@ -75,7 +75,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   }
 
   /** The gate's verdict (a span and the rejection counter) and escalations, counted once: when first written. */
-  private static void observe(Ho2Event e, Span span, Ledger ho2, String entryId, String agentClass) {
+  private static void observe(Ho2Event e, Span span, LedgerStream ho2, String entryId, String agentClass) {
     if (ESCALATION.equals(e.eventType())) {
       Telemetry.current().metrics().gateEscalated(agentClass);
       return;

@@ -1,6 +1,6 @@
 package cp.activities;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.Json;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.List;
 public final class TraceHash {
   private TraceHash() {}
 
-  public static String of(Ledger ho1, String sessionId, List<String> woIds) {
+  public static String of(LedgerStream ho1, String sessionId, List<String> woIds) {
     List<String> lines = new ArrayList<>();
     for (String wo : woIds) {
       for (LedgerEntry e : ho1.byWorkOrder(wo)) {

@@ -1,13 +1,11 @@
 package cp.activities;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import cp.contracts.RenderedPrompt;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
 import cp.model.EntryRef;
-import cp.model.Json;
 import cp.model.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +20,9 @@ final class Transcript {
   private Transcript() {}
 
   /** The rendered prompt its WO_EXECUTING entry {@code promptRef} recorded (a missing part reads as ""). */
-  static RenderedPrompt prompt(Ledger ho1, String promptRef) {
+  static RenderedPrompt prompt(LedgerStream ho1, String promptRef) {
     LedgerEntry executing = ho1.byId(promptRef)
-        .orElseThrow(() -> new IllegalStateException("prompt entry " + promptRef + " is not in " + ho1.path()));
+        .orElseThrow(() -> new IllegalStateException("prompt entry " + promptRef + " is not in " + ho1.location()));
     return new RenderedPrompt(executing.metaTextAt("/prompt/system"), executing.metaTextAt("/prompt/user"));
   }
 
@@ -51,16 +49,7 @@ final class Transcript {
   }
 
   static List<ContentBlock> assistantBlocks(LedgerEntry exchange) {
-    JsonNode blocks = exchange.meta("response_blocks");
-    List<ContentBlock> out = new ArrayList<>();
-    if (blocks != null && blocks.isArray()) {
-      for (JsonNode b : blocks) {
-        out.add(Json.convert(b, ContentBlock.class));
-      }
-    } else {
-      out.add(ContentBlock.text(exchange.metaText("response") == null ? "" : exchange.metaText("response")));
-    }
-    return out;
+    return ExchangeRecord.of(exchange).responseBlocks();
   }
 
   private static void flush(List<Message> out, List<ContentBlock> results) {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.Json;
@@ -62,7 +62,7 @@ final class WorkOrderCompletion {
           PlaneSpans.failed(span, done.error().code());
         }
         String type = done.error() == null ? "WO_COMPLETED" : "WO_FAILED";
-        Ledger ho1 = ledgers.ho1();
+        LedgerStream ho1 = ledgers.ho1();
         ho1.idForKey(id.runKey(type + "/" + c.woId()))
             .ifPresent(e -> PlaneSpans.ledger(span, "ho1", e, () -> ActivitySpans.hashOf(ho1, e)));
       }
@@ -95,7 +95,7 @@ final class WorkOrderCompletion {
 
   /** The completed_at of the WO_COMPLETED or WO_FAILED this run already wrote for the work order, if any. */
   private Optional<String> recordedCompletionTime(ActivityIdentity id, String woId) {
-    Ledger ho1 = ledgers.ho1();
+    LedgerStream ho1 = ledgers.ho1();
     for (String type : List.of("WO_COMPLETED", "WO_FAILED")) {
       Optional<String> at = ho1.idForKey(id.runKey(type + "/" + woId)).flatMap(ho1::byId)
           .map(e -> e.metaText("completed_at"));

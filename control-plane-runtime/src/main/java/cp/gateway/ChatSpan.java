@@ -1,6 +1,6 @@
 package cp.gateway;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.model.Json;
 import cp.model.PromptRequest;
 import cp.model.WorkOrderIds;
@@ -45,7 +45,7 @@ final class ChatSpan {
     return span;
   }
 
-  static void succeeded(Span span, Ledger hot, String entryId, ProviderReply reply, PromptRequest sent) {
+  static void succeeded(Span span, LedgerStream hot, String entryId, ProviderReply reply, PromptRequest sent) {
     if (!span.isRecording()) {
       return;
     }
@@ -64,12 +64,12 @@ final class ChatSpan {
     PlaneSpans.ledger(span, "hot", entryId, () -> hashOf(hot, entryId));
   }
 
-  static void failed(Span span, Ledger hot, String entryId, String code) {
+  static void failed(Span span, LedgerStream hot, String entryId, String code) {
     PlaneSpans.failed(span, code);
     PlaneSpans.ledger(span, "hot", entryId, () -> hashOf(hot, entryId));
   }
 
-  static String hashOf(Ledger ledger, String entryId) {
+  static String hashOf(LedgerStream ledger, String entryId) {
     return ledger.hashOf(entryId).orElse(null);
   }
 }

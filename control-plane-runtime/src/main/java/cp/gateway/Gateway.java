@@ -2,7 +2,7 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerException;
 import cp.ledger.LedgerProblem;
 import cp.model.ContentBlock;
@@ -51,14 +51,14 @@ public final class Gateway {
   static final double MAX_TEMPERATURE = 2.0;
 
   private final Map<String, LlmProvider> providers;
-  private final Ledger hot;
+  private final LedgerStream hot;
   private final GatewayConfig config;
   private final OutputValidator validator;
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
-  public Gateway(List<LlmProvider> providers, Ledger hot, GatewayConfig config, OutputValidator validator,
+  public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
       Function<String, CircuitBreaker> breakerFactory, Clock clock) {
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {

@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
  * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
  */
-public final class Ledger implements AutoCloseable {
+public final class Ledger implements LedgerStream {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
   /** Read size for scans; lines longer than this are stitched across reads. */
   private static final int SCAN_CHUNK_BYTES = 1 << 20;
@@ -129,6 +129,19 @@ public final class Ledger implements AutoCloseable {
   }
 
   static Ledger open(Path path, LedgerOptions options, Clock clock) {
+    // Opening reads and locks the file through an interruptible FileChannel: as for write(), a thread whose
+    // interrupt flag is set would close it; the flag is set aside while the ledger opens and restored.
+    boolean interrupted = Thread.interrupted();
+    try {
+      return openShared(path, options, clock);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static Ledger openShared(Path path, LedgerOptions options, Clock clock) {
     Path key = path.toAbsolutePath().normalize();
     synchronized (OPEN) {
       Ledger existing = OPEN.get(key);
@@ -146,6 +159,11 @@ public final class Ledger implements AutoCloseable {
 
   public Path path() {
     return path;
+  }
+
+  @Override
+  public String location() {
+    return path.toString();
   }
 
   public LedgerOptions options() {
@@ -318,6 +336,7 @@ public final class Ledger implements AutoCloseable {
    *
    * @throws LedgerCorruptException when the chain is broken
    */
+  @Override
   public String write(LedgerEntry entry) {
     // FileChannel is interruptible: I/O on a thread whose interrupt flag is set (an activity thread
     // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
@@ -464,6 +483,7 @@ public final class Ledger implements AutoCloseable {
    * must be recorded (the gateway, before it pays for a call) can refuse first. Catches up with
    * other processes first; a problem is logged once until it is fixed.
    */
+  @Override
   public Optional<LedgerProblem> appendProblem() {
     Optional<LedgerProblem> problem = locked("check", () -> {
       if (broken != null) {
@@ -552,7 +572,7 @@ public final class Ledger implements AutoCloseable {
     }
   }
 
-  private static String newId(String idempotencyKey) {
+  static String newId(String idempotencyKey) {
     if (idempotencyKey != null) {
       return "LED-" + Json.sha256(idempotencyKey).substring(0, 16);
     }
@@ -608,6 +628,7 @@ public final class Ledger implements AutoCloseable {
   // ---------------------------------------------------------------- read
 
   /** Entries matching the query, in file order. */
+  @Override
   public List<LedgerEntry> query(LedgerQuery q) {
     return locked("read", () -> {
       List<LedgerEntry> out = new ArrayList<>();
@@ -623,6 +644,7 @@ public final class Ledger implements AutoCloseable {
    * reader that wants the latest few entries of a long history (attention reads a session's last
    * turns on every turn) stops there instead of reading and parsing every line.
    */
+  @Override
   public void visitNewestFirst(LedgerQuery q, Predicate<LedgerEntry> visitor) {
     locked("read", () -> {
       List<Integer> rows = index.select(q);
@@ -635,26 +657,12 @@ public final class Ledger implements AutoCloseable {
     });
   }
 
-  public List<LedgerEntry> readAll() {
-    return query(LedgerQuery.ALL);
-  }
 
-  public List<LedgerEntry> byEventType(String eventType) {
-    return query(LedgerQuery.eventType(eventType));
-  }
 
-  public List<LedgerEntry> bySession(String sessionId) {
-    return query(LedgerQuery.session(sessionId));
-  }
 
-  public List<LedgerEntry> byWorkOrder(String woId) {
-    return query(LedgerQuery.workOrder(woId));
-  }
 
-  public List<LedgerEntry> lastN(int n) {
-    return query(LedgerQuery.last(n));
-  }
 
+  @Override
   public Optional<LedgerEntry> byId(String entryId) {
     return locked("read", () -> {
       Integer row = index.rowOf(entryId);
@@ -666,6 +674,7 @@ public final class Ledger implements AutoCloseable {
    * The chain hash of entry {@code entryId}: from memory when it is the entry this thread last
    * appended to this ledger (what a span asks right after the write, issue 14), else read.
    */
+  @Override
   public Optional<String> hashOf(String entryId) {
     String[] last = LAST_APPEND.get();
     if (last != null && last[0].equals(path.toString()) && last[1].equals(entryId)) {
@@ -675,6 +684,7 @@ public final class Ledger implements AutoCloseable {
   }
 
   /** The id already written under an idempotency key, if any. */
+  @Override
   public Optional<String> idForKey(String idempotencyKey) {
     return locked("read", () -> Optional.ofNullable(index.idForKey(idempotencyKey)));
   }
@@ -689,6 +699,7 @@ public final class Ledger implements AutoCloseable {
   }
 
   /** Number of lines in the ledger (including any bad ones). */
+  @Override
   public long size() {
     return locked("read", () -> lines);
   }
@@ -696,6 +707,7 @@ public final class Ledger implements AutoCloseable {
   // ---------------------------------------------------------------- verify / repair
 
   /** Walks the file on disk from the first line and reports the first bad line, if any. */
+  @Override
   public VerifyResult verify() {
     return locked("verify", this::verifyLocked);
   }
@@ -741,6 +753,7 @@ public final class Ledger implements AutoCloseable {
   }
 
   /** Whether the chain was found broken (writes are refused). */
+  @Override
   public Optional<VerifyResult> brokenChain() {
     lock.lock();
     try {
@@ -756,7 +769,13 @@ public final class Ledger implements AutoCloseable {
    * appends a LEDGER_REPAIRED entry saying what was moved. Returns the quarantine file, or empty
    * when the chain was intact.
    */
-  public Optional<Path> repair() {
+  @Override
+  public Optional<String> repair() {
+    return repairFile().map(Path::toString);
+  }
+
+  /** {@link #repair()}, returning the quarantine file. */
+  public Optional<Path> repairFile() {
     Optional<Path> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
       if (bad.ok() || bad.kind() == VerifyResult.Kind.UNKEYED) {
@@ -854,6 +873,7 @@ public final class Ledger implements AutoCloseable {
   }
 
   /** Forces written entries to disk now, whatever the durability policy. */
+  @Override
   public void flush() {
     try {
       channel.force(false);

@@ -13,14 +13,32 @@ import java.util.Map;
  * power loss can drop at most one batch interval of trace entries that Temporal's history
  * can rebuild. {@code CP_LEDGER_DURABILITY} sets every tier; {@code CP_LEDGER_DURABILITY_HOT}
  * (HO1, HO2, HO3) sets one; {@code CP_LEDGER_BATCH_MS} sets the batch interval;
- * {@code CP_LEDGER_HMAC_KEY} keys every tier's chain ({@link ChainKey}).
+ * {@code CP_LEDGER_HMAC_KEY} keys every tier's chain ({@link ChainKey}); {@code CP_LEDGER_URL} puts the
+ * ledgers in PostgreSQL ({@link LedgerDatabase}).
  */
-public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
+public record LedgerSettings(Map<Tier, LedgerOptions> perTier, LedgerDatabase database) {
   public static final Durability DEFAULT_HOT = Durability.FSYNC_EACH;
   public static final Durability DEFAULT_OTHERS = Durability.BATCHED;
 
   public LedgerSettings {
     perTier = Map.copyOf(perTier);
+  }
+
+  /** JSONL files under the plane root. */
+  public LedgerSettings(Map<Tier, LedgerOptions> perTier) {
+    this(perTier, null);
+  }
+
+  /** The same settings with every tier's chain keyed by {@code key} (null: unkeyed). */
+  public LedgerSettings withKey(ChainKey key) {
+    Map<Tier, LedgerOptions> m = new EnumMap<>(Tier.class);
+    perTier.forEach((t, o) -> m.put(t, o.withKey(key)));
+    return new LedgerSettings(m, database);
+  }
+
+  /** The same settings with the ledgers in {@code db} (null: JSONL files). */
+  public LedgerSettings withDatabase(LedgerDatabase db) {
+    return new LedgerSettings(perTier, db);
   }
 
   public static LedgerSettings defaults() {
@@ -55,7 +73,7 @@ public record LedgerSettings(Map<Tier, LedgerOptions> perTier) {
       d = parse(env, "CP_LEDGER_DURABILITY_" + t.name().toUpperCase(Locale.ROOT), d);
       m.put(t, new LedgerOptions(d, batch, key));
     }
-    return new LedgerSettings(m);
+    return new LedgerSettings(m, LedgerDatabase.fromEnv(env).orElse(null));
   }
 
   private static Durability parse(Map<String, String> env, String var, Durability fallback) {

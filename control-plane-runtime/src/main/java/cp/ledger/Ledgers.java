@@ -1,29 +1,38 @@
 package cp.ledger;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 
 /**
- * The ledgers of one plane root: opens each tier's file on first use and closes them together.
+ * The ledgers of one plane: opens each stream on first use and closes them together, in the store
+ * the settings choose ({@link LedgerSettings#database()}: PostgreSQL when {@code CP_LEDGER_URL} is
+ * set, else JSONL files under the plane root).
  *
- * <p>Agent classes share code but not memory (the factory pattern): each class gets its own
- * HO2 ledger file.
+ * <p>Agent classes share code but not memory (the factory pattern): each class gets its own HO2
+ * stream.
  */
 public final class Ledgers implements AutoCloseable {
   private final PlaneLayout layout;
-  private final LedgerSettings settings;
-  private final Map<Path, Ledger> open = new ConcurrentHashMap<>();
+  private final LedgerStore store;
 
   public Ledgers(PlaneLayout layout, LedgerSettings settings) {
-    this.layout = Objects.requireNonNull(layout, "layout");
-    this.settings = Objects.requireNonNull(settings, "settings");
+    this(layout, storeFor(Objects.requireNonNull(layout, "layout"), Objects.requireNonNull(settings, "settings")));
   }
 
-  public static Ledgers open(Path root) {
+  public Ledgers(PlaneLayout layout, LedgerStore store) {
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  private static LedgerStore storeFor(PlaneLayout layout, LedgerSettings settings) {
+    return settings.database() == null ? new JsonlStore(layout, settings)
+        : PostgresStore.open(settings.database(), settings);
+  }
+
+  public static Ledgers open(java.nio.file.Path root) {
     return new Ledgers(new PlaneLayout(root), LedgerSettings.defaults());
   }
 
@@ -31,42 +40,42 @@ public final class Ledgers implements AutoCloseable {
     return layout;
   }
 
-  public Ledger hot() {
+  public LedgerStore store() {
+    return store;
+  }
+
+  public LedgerStream hot() {
     return get(Tier.HOT, null);
   }
 
-  public Ledger ho1() {
+  public LedgerStream ho1() {
     return get(Tier.HO1, null);
   }
 
-  public Ledger ho3() {
+  public LedgerStream ho3() {
     return get(Tier.HO3, null);
   }
 
-  public Ledger ho2(String agentClass) {
+  public LedgerStream ho2(String agentClass) {
     return get(Tier.HO2, agentClass);
   }
 
   /** The ledger of a tier (created on first use); HO2 needs the agent class. */
-  public Ledger get(Tier tier, String agentClass) {
-    Path p = layout.ledgerPath(tier, agentClass);
-    return open.computeIfAbsent(p, k -> Ledger.open(k, settings.options(tier)));
+  public LedgerStream get(Tier tier, String agentClass) {
+    return store.open(new StreamId(tier, agentClass));
   }
 
-  /** The ledger if its file exists, without creating anything. */
-  public java.util.Optional<Ledger> existing(Tier tier, String agentClass) {
-    Path p = layout.ledgerPath(tier, agentClass);
-    if (!open.containsKey(p) && !java.nio.file.Files.isRegularFile(p)) {
-      return java.util.Optional.empty();
-    }
-    return java.util.Optional.of(get(tier, agentClass));
+  /** The ledger if it exists, without creating anything. */
+  public Optional<LedgerStream> existing(Tier tier, String agentClass) {
+    StreamId id = new StreamId(tier, agentClass);
+    return store.exists(id) ? Optional.of(store.open(id)) : Optional.empty();
   }
 
-  /** Every ledger file under the root, opened. */
-  public List<Map.Entry<PlaneLayout.LedgerFile, Ledger>> all() {
-    List<Map.Entry<PlaneLayout.LedgerFile, Ledger>> out = new ArrayList<>();
-    for (PlaneLayout.LedgerFile f : layout.existingLedgers()) {
-      out.add(Map.entry(f, get(f.tier(), f.agentClass())));
+  /** Every ledger of the plane, opened. */
+  public List<Map.Entry<StreamId, LedgerStream>> all() {
+    List<Map.Entry<StreamId, LedgerStream>> out = new ArrayList<>();
+    for (StreamId id : store.streams()) {
+      out.add(Map.entry(id, store.open(id)));
     }
     return out;
   }
@@ -76,14 +85,11 @@ public final class Ledgers implements AutoCloseable {
    * shorter, or rewritten compared with a head recorded for it in another ledger ({@link HeadCheckpoint}).
    */
   public List<HeadCheckpoint.Finding> crossCheck() {
-    return HeadCheckpoint.crossCheck(layout);
+    return store.crossCheck();
   }
 
   @Override
   public void close() {
-    for (Ledger l : open.values()) {
-      l.close();
-    }
-    open.clear();
+    store.close();
   }
 }

@@ -11,7 +11,7 @@ public final class TurnExchanges {
   private TurnExchanges() {}
 
   /** The sum over the EXCHANGEs of session {@code sessionId} written by {@code turnWorkflowId}. */
-  public static WoCost cost(Ledger hot, String sessionId, String turnWorkflowId) {
+  public static WoCost cost(LedgerStream hot, String sessionId, String turnWorkflowId) {
     WoCost total = WoCost.ZERO;
     for (LedgerEntry e : hot.query(LedgerQuery.session(sessionId).withEventType("EXCHANGE"))) {
       if (turnWorkflowId.equals(e.metaText("workflow_id"))) {

@@ -3,7 +3,8 @@ package cp.tools;
 import cp.contracts.Catalog;
 import cp.contracts.CatalogException;
 import cp.contracts.ResourceSource;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
+import cp.ledger.StreamId;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
 import cp.ledger.VerifyResult;
@@ -156,9 +157,9 @@ public final class IntegrityGates {
 
   private GateResult ledgerGate(PlaneLayout.LedgerFile f) {
     String id = ledgerGateId(f);
-    String rel = ledgers.layout().relative(f.path());
+    String rel = ledgers.store().location(new StreamId(f.tier(), f.agentClass()));
     try {
-      Ledger ledger = ledgers.get(f.tier(), f.agentClass());
+      LedgerStream ledger = ledgers.get(f.tier(), f.agentClass());
       VerifyResult r = ledger.verify();
       if (r.ok()) {
         return GateResult.pass(id, rel + ": " + entries(r.entries()) + ", hash chain intact");
@@ -174,8 +175,13 @@ public final class IntegrityGates {
     return n + (n == 1 ? " entry" : " entries");
   }
 
+  /** The streams of the plane's store (JSONL files, or PostgreSQL streams under their nominal paths). */
   private List<PlaneLayout.LedgerFile> ledgerFiles() {
-    return ledgers.layout().existingLedgers();
+    List<PlaneLayout.LedgerFile> out = new java.util.ArrayList<>();
+    for (StreamId s : ledgers.store().streams()) {
+      out.add(new PlaneLayout.LedgerFile(s.tier(), s.agentClass(), ledgers.layout().ledgerPath(s.tier(), s.agentClass())));
+    }
+    return out;
   }
 
   private static String message(RuntimeException e) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import cp.contracts.AgentConfig;
 import cp.contracts.Catalog;
 import cp.contracts.LedgerScope;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.PlaneLayout;
@@ -84,7 +84,7 @@ public final class QueryLedgerTool implements Tool {
     String ledgerClass = tier == Tier.HO2 ? (agentClass != null ? agentClass : ctx.agentClass()) : null;
     String rel = ctx.layout().relative(ctx.layout().ledgerPath(tier, ledgerClass));
     ctx.paths().resolveForRead(rel);
-    Optional<Ledger> ledger = ctx.ledgers().existing(tier, ledgerClass);
+    Optional<LedgerStream> ledger = ctx.ledgers().existing(tier, ledgerClass);
     String filters = describe(eventType, sessionId, tier == Tier.HO2 ? null : agentClass);
     if (ledger.isEmpty()) {
       return ToolResult.ok("no entries: the " + tier + " ledger " + rel + " does not exist yet (nothing recorded)");
@@ -117,7 +117,7 @@ public final class QueryLedgerTool implements Tool {
   }
 
   /** The newest {@code max} entries that pass the filter, newest first; reads back from the end and stops there. */
-  private static List<LedgerEntry> filtered(Ledger ledger, LedgerQuery q, Predicate<LedgerEntry> keep, int max) {
+  private static List<LedgerEntry> filtered(LedgerStream ledger, LedgerQuery q, Predicate<LedgerEntry> keep, int max) {
     List<LedgerEntry> kept = new ArrayList<>();
     ledger.visitNewestFirst(q, e -> {
       if (keep.test(e)) {

@@ -288,6 +288,9 @@ public record PlaneConfig(
     rows.add(new String[] {"prices (USD/Mtok in/out)", pricing.inputPerMillion() + " / " + pricing.outputPerMillion()});
     rows.add(new String[] {"circuit breaker", breaker.failureThreshold() + " failures, " + breaker.cooldown().toMillis()
         + " ms cooldown"});
+    rows.add(new String[] {"ledger store", ledgers.database() == null ? "JSONL files under CP_HOME (set "
+        + cp.ledger.LedgerDatabase.URL_VARIABLE + " for PostgreSQL)" : "PostgreSQL " + ledgers.database().redactedUrl()
+        + (ledgers.database().user() == null ? "" : " (user " + ledgers.database().user() + ")")});
     for (var t : cp.ledger.Tier.values()) {
       rows.add(new String[] {"ledger " + t.wireName(), ledgers.options(t).durability().name().toLowerCase()});
     }

@@ -77,7 +77,7 @@ class LedgerTamperTest {
       assertFalse(tornFiles(), "not moved aside as a torn write");
       assertEquals(2, l.readAll().size(), "the intact lines are still readable");
 
-      Path q = l.repair().orElseThrow();
+      Path q = l.repairFile().orElseThrow();
       assertArrayEquals(Arrays.copyOfRange(cut, lastStart, cut.length), Files.readAllBytes(q));
       LedgerEntry repaired = l.lastN(1).get(0);
       assertEquals("LEDGER_REPAIRED", repaired.eventType());

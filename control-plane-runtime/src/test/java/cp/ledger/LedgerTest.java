@@ -277,7 +277,7 @@ class LedgerTest {
       LedgerCorruptException e = assertThrows(LedgerCorruptException.class, () -> l.write(entry("X", "S", null)));
       assertTrue(e.getMessage().contains("line 3"), e.getMessage());
       assertEquals(5, lines().size(), "a refused append writes nothing");
-      Path quarantine = l.repair().orElseThrow();
+      Path quarantine = l.repairFile().orElseThrow();
       assertTrue(Files.readString(quarantine).contains("{this is not json"));
       assertEquals(3, Files.readAllLines(quarantine).size());
       assertTrue(l.verify().ok());

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.Catalog;
 import cp.contracts.TestCatalogs;
 import cp.gateway.TokenEstimate;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.ledger.Tier;
@@ -94,7 +94,7 @@ class AttentionAssemblerTest {
         "success", "stop", second);
   }
 
-  void event(Ledger l, String sid, String type, String reason, int second) {
+  void event(LedgerStream l, String sid, String type, String reason, int second) {
     l.write(LedgerEntry.builder(type).submissionId(sid).decision("OK").reason(reason)
         .metadata(Json.object().put("session_id", sid)).timestamp(ts(second)).build());
   }
@@ -292,7 +292,7 @@ class AttentionAssemblerTest {
   // reasons; completions as one summary line each, without their reason or output).
   @Test
   void horizontalScan_readsTheMostRecentHo2mEntriesAndHo1mFailures() {
-    Ledger ho2 = ledgers.ho2("ADMIN");
+    LedgerStream ho2 = ledgers.ho2("ADMIN");
     for (int i = 1; i <= 12; i++) {
       event(ho2, i % 2 == 0 ? SID : OTHER, "WO_PLANNED", "ho2 event " + i, 10 + i);
     }

@@ -3,7 +3,7 @@ package cp.activities;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.gateway.LlmProvider;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.PlaneLayout;
 import cp.ledger.VerifyResult;
@@ -174,11 +174,11 @@ final class Ho1Harness implements AutoCloseable {
 
   // ------------------------------------------------------------------ ledgers
 
-  Ledger ho1Ledger() {
+  LedgerStream ho1Ledger() {
     return runtime.ledgers().ho1();
   }
 
-  Ledger hotLedger() {
+  LedgerStream hotLedger() {
     return runtime.ledgers().hot();
   }
 
@@ -195,7 +195,7 @@ final class Ho1Harness implements AutoCloseable {
     return successfulExchanges(runtime.ledgers().hot());
   }
 
-  static List<LedgerEntry> successfulExchanges(Ledger hot) {
+  static List<LedgerEntry> successfulExchanges(LedgerStream hot) {
     return hot.byEventType("EXCHANGE").stream().filter(e -> "SUCCESS".equals(e.decision())).toList();
   }
 
@@ -204,7 +204,7 @@ final class Ho1Harness implements AutoCloseable {
     return counts(ho1Ledger());
   }
 
-  static Map<String, Long> counts(Ledger ledger) {
+  static Map<String, Long> counts(LedgerStream ledger) {
     Map<String, Long> counts = new TreeMap<>();
     for (LedgerEntry e : ledger.readAll()) {
       counts.merge(e.eventType(), 1L, Long::sum);
@@ -223,7 +223,7 @@ final class Ho1Harness implements AutoCloseable {
     assertTrue(!all.isEmpty(), "no ledger was written");
     for (var f : all) {
       VerifyResult v = f.getValue().verify();
-      assertTrue(v.ok(), () -> layout.relative(f.getKey().path()) + " does not verify: " + v);
+      assertTrue(v.ok(), () -> f.getKey().label() + " does not verify: " + v);
     }
   }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.Json;
@@ -42,14 +42,14 @@ class TraceHashTest {
   @TempDir Path b;
 
   /** HO1m entries with deterministic ids and timestamps, so two planes can hold identical lines. */
-  static void write(Ledger ho1, String type, String sid, String wo, Consumer<ObjectNode> meta) {
+  static void write(LedgerStream ho1, String type, String sid, String wo, Consumer<ObjectNode> meta) {
     ObjectNode m = Json.object().put("tier", "ho1").put("wo_id", wo).put("session_id", sid);
     meta.accept(m);
     ho1.write(LedgerEntry.builder(type).submissionId(wo).decision("OK").reason(type + " " + wo).metadata(m)
         .idempotencyKey(type + "/" + sid + "/" + wo).timestamp("2026-01-01T00:00:0" + (ho1.size() % 10) + "Z").build());
   }
 
-  static void chain(Ledger ho1, long synthOutputTokens) {
+  static void chain(LedgerStream ho1, long synthOutputTokens) {
     write(ho1, "WO_EXECUTING", SID, W1, m -> m.putObject("prompt").put("system", "s").put("user", "ünïcode \"q\""));
     write(ho1, "LLM_CALL", SID, W1, m -> m.put("input_tokens", 50).put("output_tokens", 20).put("cost", 0.0015));
     write(ho1, "WO_COMPLETED", SID, W1, m -> m.putObject("output_result").put("speech_act", "greeting"));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.client.ControlPlaneClient;
 import cp.contracts.CatalogFixture;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.PlaneLayout;
 import cp.model.SessionState;
@@ -204,7 +204,7 @@ class SoakIT {
       assertEquals(turns, summary.turns());
       assertEquals(tokens, summary.tokensUsed());
       assertEquals(tokens, results.get(turns - 1).costSummary().sessionTokensUsed(), "the last footer's total");
-      Ledger hot = runtime.ledgers().hot();
+      LedgerStream hot = runtime.ledgers().hot();
       List<LedgerEntry> ofSession = hot.bySession(sid);
       long exchangeTokens = ofSession.stream().filter(e -> e.eventType().equals("EXCHANGE"))
           .mapToLong(e -> e.meta("input_tokens").asLong() + e.meta("output_tokens").asLong()).sum();
@@ -225,7 +225,7 @@ class SoakIT {
       // Every ledger verifies; nothing was written twice.
       for (var e : runtime.ledgers().all()) {
         assertTrue(e.getValue().verify().ok(), e.getKey().label() + ": " + e.getValue().verify());
-        LedgerLines.assertNoDuplicates(e.getKey().label(), LedgerLines.read(e.getKey().path()));
+        LedgerLines.assertNoDuplicates(e.getKey().label(), LedgerLines.read(runtime.ledgers().layout().ledgerPath(e.getKey().tier(), e.getKey().agentClass())));
       }
       assertEquals(List.of("hot", "ho2/ADMIN", "ho1"),
           new PlaneLayout(runtime.ledgers().layout().root()).existingLedgers().stream()

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.client.ControlPlaneClient;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.Json;
 import cp.model.SessionState;
@@ -45,12 +45,12 @@ class AgentFactoryEndToEndTest {
     return new ControlPlaneClient(conn.client(), cfg.worker().taskQueue(), rt.catalog().agentClasses(), 0);
   }
 
-  static LedgerEntry first(Ledger l, String type, String sid) {
+  static LedgerEntry first(LedgerStream l, String type, String sid) {
     return l.bySession(sid).stream().filter(e -> e.eventType().equals(type)).findFirst().orElseThrow();
   }
 
   /** The tool names offered in a session's synthesize EXCHANGE records. */
-  static List<String> offeredTools(Ledger hot, String sid) {
+  static List<String> offeredTools(LedgerStream hot, String sid) {
     List<String> out = new ArrayList<>();
     for (LedgerEntry e : hot.bySession(sid)) {
       if (e.eventType().equals("EXCHANGE") && ContractIds.SYNTHESIZE.equals(e.metaText("contract_id"))) {
@@ -93,8 +93,8 @@ class AgentFactoryEndToEndTest {
       // Isolated state: one HO2 ledger per agent class, nothing of one in the other.
       assertTrue(Files.isRegularFile(home.resolve("HO2/ledger/ADMIN/workorder.jsonl")));
       assertTrue(Files.isRegularFile(home.resolve("HO2/ledger/RESIDENT/workorder.jsonl")));
-      Ledger adminHo2 = rt.ledgers().ho2("ADMIN");
-      Ledger residentHo2 = rt.ledgers().ho2("RESIDENT");
+      LedgerStream adminHo2 = rt.ledgers().ho2("ADMIN");
+      LedgerStream residentHo2 = rt.ledgers().ho2("RESIDENT");
       assertFalse(adminHo2.readAll().isEmpty());
       assertFalse(residentHo2.readAll().isEmpty());
       for (LedgerEntry e : adminHo2.readAll()) {
@@ -108,7 +108,7 @@ class AgentFactoryEndToEndTest {
       }
 
       // Own budgets: in SESSION_START, in the session state and in SESSION_END.
-      Ledger hot = rt.ledgers().hot();
+      LedgerStream hot = rt.ledgers().hot();
       assertEquals(200_000, first(hot, "SESSION_START", admin).meta("session_token_limit").asLong());
       assertEquals(60_000, first(hot, "SESSION_START", resident).meta("session_token_limit").asLong());
       assertEquals(50, first(hot, "SESSION_START", admin).meta("turn_limit").asInt());

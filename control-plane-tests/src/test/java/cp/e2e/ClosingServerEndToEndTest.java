@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import cp.bench.SocketHttpServer;
 import cp.bench.SocketHttpServer.Connections;
 import cp.bench.SocketHttpServer.Reply;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.Json;
 import cp.model.TurnOutcome;
@@ -161,7 +161,7 @@ class ClosingServerEndToEndTest {
     }
   }
 
-  private static Ledger hot(PlaneFixture plane) {
+  private static LedgerStream hot(PlaneFixture plane) {
     return plane.runtime.ledgers().hot();
   }
 

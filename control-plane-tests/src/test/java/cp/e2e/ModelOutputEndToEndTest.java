@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.ContentBlock;
 import cp.model.PromptRequest;
@@ -160,7 +160,7 @@ class ModelOutputEndToEndTest {
     assertNoDegradation(r.sessionId());
   }
 
-  private Ledger hot() {
+  private LedgerStream hot() {
     return plane.runtime.ledgers().hot();
   }
 

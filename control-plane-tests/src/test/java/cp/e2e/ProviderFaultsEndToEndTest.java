@@ -3,7 +3,7 @@ package cp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
@@ -201,7 +201,7 @@ class ProviderFaultsEndToEndTest {
     assertEquals(0, e.meta("input_tokens").asInt(), "a failed call costs nothing");
   }
 
-  private Ledger hot() {
+  private LedgerStream hot() {
     return plane.runtime.ledgers().hot();
   }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.gateway.CircuitBreaker;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.SessionState;
 import cp.model.TurnOutcome;
@@ -152,7 +152,7 @@ class ProviderOutageEndToEndTest {
     assertEquals(1, ofType(sid, "DEGRADATION").size());
   }
 
-  private Ledger hot() {
+  private LedgerStream hot() {
     return plane.runtime.ledgers().hot();
   }
 

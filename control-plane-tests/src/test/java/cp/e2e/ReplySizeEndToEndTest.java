@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
@@ -85,7 +85,7 @@ class ReplySizeEndToEndTest {
     assertTrue(hot().verify().ok(), hot().verify().reason());
   }
 
-  private Ledger hot() {
+  private LedgerStream hot() {
     return plane.runtime.ledgers().hot();
   }
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.activities.TraceHash;
 import cp.client.ControlPlaneClient;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SessionEndToEndTest {
   @TempDir Path home;
 
-  static Map<String, Long> counts(Ledger l) {
+  static Map<String, Long> counts(LedgerStream l) {
     return l.readAll().stream().collect(Collectors.groupingBy(LedgerEntry::eventType, Collectors.counting()));
   }
 
@@ -57,18 +57,18 @@ class SessionEndToEndTest {
       assertEquals("list_packages", tool.toolCalls().get(0).toolName());
       assertTrue(tool.response().contains("PRC-CLASSIFY-001"), "the answer uses the tool result: " + tool.response());
 
-      Ledger hot = rt.ledgers().hot();
-      Ledger ho2 = rt.ledgers().ho2("ADMIN");
-      Ledger ho1 = rt.ledgers().ho1();
+      LedgerStream hot = rt.ledgers().hot();
+      LedgerStream ho2 = rt.ledgers().ho2("ADMIN");
+      LedgerStream ho1 = rt.ledgers().ho1();
       assertEquals(Map.of("SESSION_START", 1L, "EXCHANGE", 5L, "SESSION_END", 1L), counts(hot));
       assertEquals(Map.of("WO_PLANNED", 4L, "WO_DISPATCHED", 4L, "ATTENTION_ASSEMBLED", 2L, "WO_QUALITY_GATE", 2L,
           "WO_CHAIN_COMPLETE", 2L), counts(ho2));
       assertEquals(Map.of("WO_EXECUTING", 4L, "LLM_CALL", 5L, "TOOL_CALL", 1L, "WO_COMPLETED", 4L), counts(ho1));
 
-      for (Ledger l : List.of(hot, ho2, ho1)) {
-        assertTrue(l.verify().ok(), l.path() + ": " + l.verify().reason());
+      for (LedgerStream l : List.of(hot, ho2, ho1)) {
+        assertTrue(l.verify().ok(), l.location() + ": " + l.verify().reason());
         List<String> keys = l.readAll().stream().map(LedgerEntry::idempotencyKey).filter(k -> k != null).toList();
-        assertEquals(keys.size(), keys.stream().distinct().count(), "no key twice in " + l.path());
+        assertEquals(keys.size(), keys.stream().distinct().count(), "no key twice in " + l.location());
       }
       for (LedgerEntry ex : hot.byEventType("EXCHANGE")) {
         assertEquals(sid, ex.sessionId());
@@ -116,7 +116,7 @@ class SessionEndToEndTest {
       assertEquals("list_packages", tool.toolCalls().get(0).toolName());
       String synthWo = tool.woChainSummary().stream().filter(w -> w.woType().equals("synthesize"))
           .map(w -> w.woId()).findFirst().orElseThrow();
-      Ledger ho1 = rt.ledgers().ho1();
+      LedgerStream ho1 = rt.ledgers().ho1();
       LedgerEntry completed = ho1.byWorkOrder(synthWo).stream().filter(e -> e.eventType().equals("WO_COMPLETED"))
           .findFirst().orElseThrow();
       String toolResult = ho1.byEventType("TOOL_CALL").get(0).metaText("result");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.contracts.CatalogFixture;
-import cp.ledger.Ledger;
+import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.model.SessionState;
 import cp.model.TurnOutcome;
@@ -174,7 +174,7 @@ class TurnCostsAndDeadlineEndToEndTest {
     return e.meta("input_tokens").asLong() + e.meta("output_tokens").asLong();
   }
 
-  private Ledger hot() {
+  private LedgerStream hot() {
     return plane.runtime.ledgers().hot();
   }
 

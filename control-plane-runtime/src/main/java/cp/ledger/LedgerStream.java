@@ -1,0 +1,98 @@
+package cp.ledger;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * One ledger stream (a tier, and for HO2 an agent class): the API the gateway, the activities, the
+ * tools, attention and the CLI use, whatever store holds it ({@link Ledger}: a JSONL file under
+ * CP_HOME; {@link PostgresStream}: rows of a PostgreSQL database, {@code CP_LEDGER_URL}).
+ *
+ * <p>Guarantees of every implementation: entries form one SHA-256 (or HMAC-SHA256, {@link ChainKey})
+ * hash chain over the same canonical JSON ({@link ChainCodec}), so the same entries hash the same in
+ * either store; a write whose {@code idempotency_key} is already in the stream writes nothing and
+ * returns the first entry's id; a stream whose chain is found broken refuses appends until
+ * {@link #repair()}; reads return entries in chain order.
+ *
+ * <p>Thread safety: every method may be called from any thread at any time; appends from several
+ * threads, processes (and, for PostgreSQL, hosts) to one stream are serialised into one chain.
+ */
+public interface LedgerStream extends AutoCloseable {
+  /** Where the stream lives, for messages: a file path, or the database and stream name (never a password). */
+  String location();
+
+  /**
+   * Appends an entry and returns its id; an entry whose idempotency key is already in the stream is
+   * not written again and the existing entry's id is returned.
+   *
+   * @throws LedgerCorruptException when the chain is broken
+   * @throws LedgerException when the store cannot be written (an I/O error, the database is unreachable)
+   */
+  String write(LedgerEntry entry);
+
+  /** Entries matching the query, in chain order. */
+  List<LedgerEntry> query(LedgerQuery q);
+
+  /** Visits the entries matching the query newest first, until {@code visitor} returns false. */
+  void visitNewestFirst(LedgerQuery q, Predicate<LedgerEntry> visitor);
+
+  Optional<LedgerEntry> byId(String entryId);
+
+  /** The id already written under an idempotency key, if any. */
+  Optional<String> idForKey(String idempotencyKey);
+
+  /** The chain hash of entry {@code entryId} (what a trace span carries, issue 14), if the stream has it. */
+  default Optional<String> hashOf(String entryId) {
+    return byId(entryId).map(LedgerEntry::hash);
+  }
+
+  /** Number of entries (for a file: lines, including bad ones). */
+  long size();
+
+  /** Walks the whole chain from its first entry and reports the first bad one, if any. */
+  VerifyResult verify();
+
+  /** Whether the chain is known to be broken (writes are refused). */
+  Optional<VerifyResult> brokenChain();
+
+  /**
+   * Why an append would be refused now (a broken chain, a full disk, a file that refuses writes),
+   * found without writing; empty when an append can go ahead.
+   */
+  Optional<LedgerProblem> appendProblem();
+
+  /**
+   * Explicit repair of a broken chain: moves every entry from the first bad one on aside (nothing is
+   * deleted) and appends a LEDGER_REPAIRED entry. Returns where the moved entries are kept, or empty
+   * when the chain was intact.
+   */
+  Optional<String> repair();
+
+  /** Forces written entries to durable storage now, whatever the durability policy. */
+  void flush();
+
+  /** Releases this reference. */
+  @Override
+  void close();
+
+  default List<LedgerEntry> readAll() {
+    return query(LedgerQuery.ALL);
+  }
+
+  default List<LedgerEntry> byEventType(String eventType) {
+    return query(LedgerQuery.eventType(eventType));
+  }
+
+  default List<LedgerEntry> bySession(String sessionId) {
+    return query(LedgerQuery.session(sessionId));
+  }
+
+  default List<LedgerEntry> byWorkOrder(String woId) {
+    return query(LedgerQuery.workOrder(woId));
+  }
+
+  default List<LedgerEntry> lastN(int n) {
+    return query(LedgerQuery.last(n));
+  }
+}

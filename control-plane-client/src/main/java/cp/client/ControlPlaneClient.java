@@ -798,12 +798,7 @@ public final class ControlPlaneClient implements AutoCloseable {
 
   /** details[0] of the innermost refusal ({@code turn_refused} / {@code start_refused}) in {@code e}, or null. */
   static Refusal refusalOf(Throwable e) {
-    ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure a) {
-        af = a;
-      }
-    }
+    ApplicationFailure af = RootCause.innermost(e, ApplicationFailure.class).orElse(null);
     if (af == null || !(Refusal.TURN_REFUSED.equals(af.getType()) || Refusal.START_REFUSED.equals(af.getType()))) {
       return null;
     }

@@ -2,6 +2,7 @@ package cp.ledger;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import cp.model.RootCause;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -113,10 +114,7 @@ public final class PostgresStore implements LedgerStore {
   }
 
   static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
+    Throwable t = RootCause.innermost(e);
     String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     return LedgerDatabase.redact(m);
   }
@@ -227,19 +225,9 @@ public final class PostgresStore implements LedgerStore {
   }
 
   private static boolean isConnectionProblem(SQLException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && s.getSQLState() != null
-          && (s.getSQLState().startsWith("08") || s.getSQLState().startsWith("57P"))) {
-        return true;
-      }
-      if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.net.ConnectException) {
-        return true;
-      }
-      if (t == t.getCause()) {
-        break;
-      }
-    }
-    return false;
+    return RootCause.chain(e).anyMatch(t -> (t instanceof SQLException s && s.getSQLState() != null
+        && (s.getSQLState().startsWith("08") || s.getSQLState().startsWith("57P")))
+        || t instanceof java.sql.SQLTransientConnectionException || t instanceof java.net.ConnectException);
   }
 
   @Override

@@ -146,7 +146,8 @@ class ResourcesDirTest {
     // The agent's turn limit ended the session with its first turn (SESSION_END turn_limit); the
     // piped chat says so for the second line and stops with exit 1 (input not sent).
     assertEquals(Cpctl.FAILED, r.code(), r::describe);
-    assertTrue(r.err().contains("(turn_limit: all 1 turns its agent allows were used)"), r::describe);
+    assertTrue(r.err().contains("has ended (turn_limit at ") && r.err().contains(": all 1 turns its agent allows were used)"),
+        r::describe);
     assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
     var config = run(env(), "config");
     assertTrue(config.out().contains("directory " + resources.toAbsolutePath() + " (CP_RESOURCES_DIR)"),

@@ -54,7 +54,15 @@ class TurnCostsAndDeadlineEndToEndTest {
     server.start(InetAddress.getLoopbackAddress(), 0);
     Path resources = dir.resolve("resources");
     CatalogFixture.copyOfShipped(resources).edit("agents/admin.json",
-        a -> ((ObjectNode) a.get("budget")).put("turn_timeout_seconds", DEADLINE_SECONDS));
+        a -> {
+          ((ObjectNode) a.get("budget")).put("turn_timeout_seconds", DEADLINE_SECONDS);
+          // An approval must be able to time out before the turn's deadline (the catalog checks it).
+          a.get("tools").forEach(t -> {
+            if (t.has("approval_timeout_seconds")) {
+              ((ObjectNode) t).put("approval_timeout_seconds", 1);
+            }
+          });
+        });
     plane = PlaneFixture.start(ProviderFaultsEndToEndTest.anthropicEnv(dir.resolve("home"),
         "http://127.0.0.1:" + server.getPort(), Map.of("CP_HTTP_READ_TIMEOUT_MS", READ_TIMEOUT_MS,
             "CP_RESOURCES_DIR", resources.toString(), "CP_PRICE_INPUT_PER_MTOK", "3",

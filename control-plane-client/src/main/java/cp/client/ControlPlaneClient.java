@@ -90,6 +90,8 @@ public final class ControlPlaneClient implements AutoCloseable {
   static final Duration CLOSED_RESULT_WAIT = Duration.ofSeconds(5);
   /** The Query a turn's child workflow answers with its step (client contract, "Query progress"). */
   static final String PROGRESS_QUERY = "progress";
+  /** The session's Query (SessionWorkflow#state). */
+  static final String STATE_QUERY = "state";
   /** The session workflow's type, as visibility lists it. */
   static final String SESSION_WORKFLOW_TYPE = "SessionWorkflow";
   /** An agent class as the catalog names it (client contract, start input). */
@@ -488,10 +490,15 @@ public final class ControlPlaneClient implements AutoCloseable {
     return st == null ? List.of() : st.pendingApprovals();
   }
 
-  /** As {@link #pendingApprovals}, empty when the session cannot be asked (ended, gone, unreachable). */
+  /**
+   * As {@link #pendingApprovals}, asked while a turn waits: one Query bounded like the session
+   * watch's looks, so an unreachable service never holds up the watch; empty when the session
+   * cannot be asked (ended, gone, unreachable).
+   */
   private List<PendingApproval> pendingApprovalsOrNone(String sessionId) {
     try {
-      return pendingApprovals(sessionId);
+      return boundedQuery(sessionId, STATE_QUERY, SessionState.class).map(SessionState::pendingApprovals)
+          .orElse(List.of());
     } catch (RuntimeException e) {
       return List.of();
     }
@@ -584,14 +591,23 @@ public final class ControlPlaneClient implements AutoCloseable {
    * minute); empty when the workflow does not exist.
    */
   private Optional<String> queryProgress(String turnWorkflowId) {
+    return boundedQuery(turnWorkflowId, PROGRESS_QUERY, String.class);
+  }
+
+  /**
+   * One Query with a deadline of {@link SessionWatch#RPC_TIMEOUT} (the SDK's stubs would retry an
+   * unreachable service for about a minute): empty when the workflow does not exist or answered
+   * nothing; a StatusRuntimeException when the service could not answer in time.
+   */
+  private <T> Optional<T> boundedQuery(String workflowId, String queryType, Class<T> type) {
     QueryWorkflowResponse r;
     try {
       r = client.getWorkflowServiceStubs().blockingStub()
           .withDeadlineAfter(SessionWatch.RPC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
           .queryWorkflow(QueryWorkflowRequest.newBuilder()
               .setNamespace(client.getOptions().getNamespace())
-              .setExecution(WorkflowExecution.newBuilder().setWorkflowId(turnWorkflowId))
-              .setQuery(WorkflowQuery.newBuilder().setQueryType(PROGRESS_QUERY))
+              .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+              .setQuery(WorkflowQuery.newBuilder().setQueryType(queryType))
               .build());
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
@@ -603,7 +619,7 @@ public final class ControlPlaneClient implements AutoCloseable {
       return Optional.empty();
     }
     return Optional.ofNullable(client.getOptions().getDataConverter()
-        .fromPayloads(0, Optional.of(r.getQueryResult()), String.class, String.class));
+        .fromPayloads(0, Optional.of(r.getQueryResult()), type, type));
   }
 
   /**

@@ -74,7 +74,8 @@ class MultiHostLedgerIT {
     LedgerDatabase db = TestPostgres.freshDatabase();
     server.setDispatcher(model);
     server.start(InetAddress.getLoopbackAddress(), 0);
-    procs = new CpctlProcesses(dir).describing(model::describe);
+    // From the test classpath: fault injection (CP_FAULT_PAUSE) exists only there, not in the jar.
+    procs = CpctlProcesses.onClasspath(dir).describing(model::describe);
     int port = CpctlProcesses.freePort();
     CpctlProcesses.Cli devServer = procs.start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port));
     devServer.awaitOutput("listening on");

@@ -62,7 +62,7 @@ public final class HeadCheckpoint {
       if (f.path().equals(self.get().path())) {
         continue;
       }
-      LedgerHead h = Ledger.publishedHead(f.path());
+      LedgerHead h = OpenLedgers.publishedHead(f.path());
       if (h == null) {
         h = LedgerHead.read(f.path());
       }

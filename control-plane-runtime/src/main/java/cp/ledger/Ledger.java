@@ -3,6 +3,7 @@ package cp.ledger;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.faults.FaultPoints;
 import cp.faults.WriteFaults;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.observability.Telemetry;
 import java.io.IOException;
@@ -472,7 +473,8 @@ public final class Ledger implements LedgerStream {
           .put("problem", bad.reason())
           .put("quarantined_bytes", moved.bytes())
           .put("quarantine_file", quarantine.getFileName().toString());
-      appendLocked(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(path.getFileName().toString())
+      appendLocked(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
+          .submissionId(path.getFileName().toString())
           .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
           .metadata(meta).build());
       LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);

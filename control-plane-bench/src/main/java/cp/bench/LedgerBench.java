@@ -10,6 +10,7 @@ import cp.ledger.LedgerStream;
 import cp.ledger.PostgresStore;
 import cp.ledger.StreamId;
 import cp.ledger.Tier;
+import cp.model.EventType;
 import cp.model.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +116,8 @@ final class LedgerBench {
         .put("round", 1).put("contract_id", "PRC-SYNTHESIZE-001").put("input_tokens", 1834).put("output_tokens", 96)
         .put("model_id", "claude-sonnet-4-5").put("provider_id", "anthropic").put("latency_ms", 201)
         .put("finish_reason", "stop").put("exchange_entry_id", "LED-0123456789abcdef").put("replayed", false);
-    return LedgerEntry.builder("LLM_CALL").submissionId(wo).decision("SUCCESS").reason("round 1 via anthropic")
-        .metadata(meta).idempotencyKey("LLM_CALL/bench/" + thread + "/" + i).build();
+    return LedgerEntry.builder(EventType.LLM_CALL.wire()).submissionId(wo).decision("SUCCESS")
+        .reason("round 1 via anthropic")
+        .metadata(meta).idempotencyKey(EventType.LLM_CALL.wire() + "/bench/" + thread + "/" + i).build();
   }
 }

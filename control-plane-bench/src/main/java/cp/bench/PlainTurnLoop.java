@@ -9,6 +9,7 @@ import cp.client.SessionIds;
 import cp.model.AgentProfile;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.model.SessionEvent;
 import cp.model.TurnOutcome;
@@ -92,7 +93,8 @@ final class PlainTurnLoop {
   /** Starts a session: SESSION_START in the HOT ledger, as the session workflow writes it. */
   Session start() {
     Session s = new Session(SessionIds.mint(ThreadLocalRandom.current()));
-    inScope(s.id, () -> session.record(new SessionEvent("SESSION_START", "SESSION_START", s.id, "STARTED",
+    inScope(s.id, () -> session.record(new SessionEvent(EventType.SESSION_START.wire(),
+        EventType.SESSION_START.wire(), s.id, "STARTED",
         "session started for " + profile.agentClass(), Json.object().put("session_id", s.id)
             .put("agent_class", profile.agentClass()).put("agent_id", profile.agentId()))));
     return s;

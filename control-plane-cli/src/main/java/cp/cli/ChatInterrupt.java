@@ -6,6 +6,7 @@ import cp.client.SessionEndedException;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.TurnExchanges;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
@@ -114,7 +115,7 @@ final class ChatInterrupt implements Runnable {
           .put("tokens_spent_by_interrupted_turn",
               TurnExchanges.cost(hot, sid, WorkOrderIds.turnWorkflow(sid, turn)).totalTokens())
           .put("session_id", sid).put("tier", "hot");
-      hot.write(LedgerEntry.builder("SESSION_END").submissionId(sid).decision("ENDED")
+      hot.write(LedgerEntry.builder(EventType.SESSION_END.wire()).submissionId(sid).decision("ENDED")
           .reason("session ended: " + INTERRUPTED + " (Ctrl-C in cpctl chat during turn " + turn + ")")
           .metadata(meta).idempotencyKey(key).build());
     }

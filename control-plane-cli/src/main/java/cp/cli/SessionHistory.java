@@ -7,6 +7,7 @@ import cp.ledger.LedgerQuery;
 import cp.activities.ExchangeRecord;
 import cp.ledger.Ledgers;
 import cp.ledger.Tier;
+import cp.model.EventType;
 import cp.model.WorkOrderIds;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,10 +57,10 @@ public final class SessionHistory {
     if (hot.isEmpty()) {
       return List.of();
     }
-    for (LedgerEntry e : hot.get().byEventType("SESSION_START")) {
+    for (LedgerEntry e : hot.get().byEventType(EventType.SESSION_START.wire())) {
       out.put(e.sessionId(), new Listing(e.sessionId(), e.metaText("agent_class"), e.timestamp(), null, null));
     }
-    for (LedgerEntry e : hot.get().byEventType("SESSION_END")) {
+    for (LedgerEntry e : hot.get().byEventType(EventType.SESSION_END.wire())) {
       Listing l = out.get(e.sessionId());
       if (l != null) {
         out.put(e.sessionId(), new Listing(l.sessionId(), l.agentClass(), l.startedAt(), e.timestamp(),
@@ -75,12 +76,12 @@ public final class SessionHistory {
       return Optional.empty();
     }
     List<LedgerEntry> hot = hotOpt.get().bySession(sessionId);
-    LedgerEntry start = hot.stream().filter(e -> e.eventType().equals("SESSION_START")).findFirst().orElse(null);
+    LedgerEntry start = hot.stream().filter(e -> EventType.SESSION_START.is(e.eventType())).findFirst().orElse(null);
     if (start == null && hot.isEmpty()) {
       return Optional.empty();
     }
     String agentClass = start == null ? null : start.metaText("agent_class");
-    LedgerEntry end = hot.stream().filter(e -> e.eventType().equals("SESSION_END")).findFirst().orElse(null);
+    LedgerEntry end = hot.stream().filter(e -> EventType.SESSION_END.is(e.eventType())).findFirst().orElse(null);
     Map<Integer, Builder> turns = new TreeMap<>();
     for (LedgerEntry e : hot) {
       if (e.eventType().equals(ExchangeRecord.EVENT_TYPE)) {
@@ -88,7 +89,7 @@ public final class SessionHistory {
         if (t > 0) {
           turns.computeIfAbsent(t, Builder::new).exchange(e);
         }
-      } else if (e.eventType().equals("DEGRADATION")) {
+      } else if (EventType.DEGRADATION.is(e.eventType())) {
         int t = e.meta("turn") == null ? -1 : e.meta("turn").asInt();
         turns.computeIfAbsent(t, Builder::new).degradations.add(e.reason());
       }
@@ -98,10 +99,10 @@ public final class SessionHistory {
         for (LedgerEntry e : ho2.bySession(sessionId)) {
           int t = e.meta("turn") == null ? -1 : e.meta("turn").asInt();
           Builder b = turns.computeIfAbsent(t, Builder::new);
-          switch (e.eventType()) {
-            case "WO_PLANNED" -> b.planned(e);
-            case "WO_CHAIN_COMPLETE" -> b.outcome = e.metaText("outcome");
-            case "ESCALATION" -> b.escalated = true;
+          switch (EventType.fromWire(e.eventType()).orElse(EventType.EXCHANGE)) {
+            case WO_PLANNED -> b.planned(e);
+            case WO_CHAIN_COMPLETE -> b.outcome = e.metaText("outcome");
+            case ESCALATION -> b.escalated = true;
             default -> { }
           }
         }
@@ -109,10 +110,10 @@ public final class SessionHistory {
     }
     ledgers.existing(Tier.HO1, null).ifPresent(ho1 -> {
       for (LedgerEntry e : ho1.query(LedgerQuery.session(sessionId))) {
-        if (e.eventType().equals("WO_COMPLETED") || e.eventType().equals("WO_FAILED")) {
+        if (EventType.WO_COMPLETED.is(e.eventType()) || EventType.WO_FAILED.is(e.eventType())) {
           int t = WorkOrderIds.turnOf(e.workOrderId());
           turns.computeIfAbsent(t, Builder::new).finished(e);
-        } else if (e.eventType().equals("TOOL_CALL")) {
+        } else if (EventType.TOOL_CALL.is(e.eventType())) {
           turns.computeIfAbsent(WorkOrderIds.turnOf(e.workOrderId()), Builder::new).toolCalls++;
         }
       }
@@ -172,7 +173,7 @@ public final class SessionHistory {
       String wo = e.workOrderId();
       WoView old = chain.get(wo);
       String type = old != null ? old.type() : e.metaText("wo_type");
-      chain.put(wo, new WoView(wo, type, e.eventType().equals("WO_COMPLETED") ? "completed" : "failed",
+      chain.put(wo, new WoView(wo, type, EventType.WO_COMPLETED.is(e.eventType()) ? "completed" : "failed",
           e.metaText("error_code")));
     }
 

@@ -6,6 +6,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ApprovalRequest;
 import cp.model.ApprovalResult;
+import cp.model.EventType;
 import cp.model.PendingApproval;
 import cp.model.ToolUse;
 import cp.tools.WriteFileTool;
@@ -21,8 +22,8 @@ import java.util.Locale;
  * order, round and call), so a retried local activity finds its own entry.
  */
 public final class ApprovalActivitiesImpl implements ApprovalActivities {
-  public static final String APPROVAL_REQUESTED = "APPROVAL_REQUESTED";
-  public static final String APPROVAL_DECIDED = "APPROVAL_DECIDED";
+  public static final String APPROVAL_REQUESTED = EventType.APPROVAL_REQUESTED.wire();
+  public static final String APPROVAL_DECIDED = EventType.APPROVAL_DECIDED.wire();
 
   private final Ledgers ledgers;
 

@@ -16,6 +16,7 @@ import cp.ledger.Ledgers;
 import cp.ledger.Tier;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
 import java.time.Clock;
@@ -50,7 +51,7 @@ public final class AttentionAssembler {
   /** One conversation message in the context is cut to this length. */
   static final int MAX_MESSAGE_CHARS = 4_000;
   /** The HO1m event a work order's execution ends with; attention shows it as one summary line. */
-  static final String WO_COMPLETED = "WO_COMPLETED";
+  static final String WO_COMPLETED = EventType.WO_COMPLETED.wire();
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -119,7 +120,7 @@ public final class AttentionAssembler {
         if (ledger.isEmpty()) {
           continue;
         }
-        if (tier.get() == Tier.HOT && "EXCHANGE".equals(c.eventType())) {
+        if (tier.get() == Tier.HOT && EventType.EXCHANGE.is(c.eventType())) {
           List<Fragment> conv = conversation(ledger.get(), req, stage.stage(), limit(c));
           // A turn's fragments share its timestamp (see conversation).
           priorTurns = (int) conv.stream().map(Fragment::timestamp).distinct().count();
@@ -154,7 +155,7 @@ public final class AttentionAssembler {
         .put("fragment_count", fragments.size()).put("tokens", tokens).put("queries", queries)
         .put("partial", partial || trimmed).put("prior_turns", priorTurns);
     FaultPoints.at(FaultPoints.ATTENTION);
-    String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder("ATTENTION_ASSEMBLED")
+    String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder(EventType.ATTENTION_ASSEMBLED.wire())
         .submissionId(t.templateId()).decision(fragments.isEmpty() ? "EMPTY" : "ASSEMBLED")
         .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)
         .idempotencyKey(idempotencyKey).build());
@@ -247,7 +248,7 @@ public final class AttentionAssembler {
     String wo = completed.workOrderId();
     Map<String, Integer> tools = new LinkedHashMap<>();
     if (wo != null) {
-      for (LedgerEntry call : ho1.query(LedgerQuery.workOrder(wo).withEventType("TOOL_CALL"))) {
+      for (LedgerEntry call : ho1.query(LedgerQuery.workOrder(wo).withEventType(EventType.TOOL_CALL.wire()))) {
         tools.merge(String.valueOf(call.metaText("tool_id")), 1, Integer::sum);
       }
     }

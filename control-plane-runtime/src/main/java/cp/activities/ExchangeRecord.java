@@ -5,6 +5,7 @@ import cp.contracts.PromptRenderer;
 import cp.ledger.LedgerEntry;
 import cp.model.ContentBlock;
 import cp.model.ContractIds;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.model.WoCost;
 import cp.model.WorkOrderIds;
@@ -20,7 +21,7 @@ import java.util.Optional;
  */
 public final class ExchangeRecord {
   /** The event type. */
-  public static final String EVENT_TYPE = "EXCHANGE";
+  public static final String EVENT_TYPE = EventType.EXCHANGE.wire();
   /** Where the prompt's first user message text is in the record's metadata. */
   static final String FIRST_USER_TEXT = "/prompt/messages/0/content/0/text";
 

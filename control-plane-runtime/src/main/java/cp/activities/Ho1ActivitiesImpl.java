@@ -16,6 +16,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
 import cp.model.DegradedRequest;
+import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
 import cp.model.LlmRoundRequest;
@@ -144,9 +145,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .put("model_id", resp.modelId()).put("provider_id", resp.providerId())
         .put("latency_ms", resp.latencyMs()).put("finish_reason", resp.finishReason())
         .put("exchange_entry_id", resp.exchangeEntryId()).put("replayed", resp.replayed());
-    ledgers.ho1().write(LedgerEntry.builder("LLM_CALL").submissionId(r.woId()).decision("SUCCESS")
+    ledgers.ho1().write(LedgerEntry.builder(EventType.LLM_CALL.wire()).submissionId(r.woId()).decision("SUCCESS")
         .reason("round " + r.round() + " via " + resp.providerId()).metadata(meta)
-        .idempotencyKey(id.activityKey("LLM_CALL")).build());
+        .idempotencyKey(id.activityKey(EventType.LLM_CALL.wire())).build());
     LlmRoundResult.Exchange exchange = exchange(resp);
     List<ToolUse> uses = resp.content().stream().filter(ContentBlock::isToolUse)
         .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
@@ -234,7 +235,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
     ActivityIdentity id = context.identity();
-    String key = id.activityKey("TOOL_CALL");
+    String key = id.activityKey(EventType.TOOL_CALL.wire());
     LedgerStream ho1 = ledgers.ho1();
     Optional<String> done = ho1.idForKey(key);
     if (done.isPresent()) {
@@ -283,7 +284,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     if (result.errorCode() != null) {
       meta.put("error_code", result.errorCode());
     }
-    String entryId = ho1.write(LedgerEntry.builder("TOOL_CALL").submissionId(r.woId())
+    String entryId = ho1.write(LedgerEntry.builder(EventType.TOOL_CALL.wire()).submissionId(r.woId())
         .decision(result.status().toUpperCase(java.util.Locale.ROOT))
         .reason(use.name() + " " + result.status() + (result.errorCode() == null ? "" : ": " + result.errorCode()))
         .metadata(meta).idempotencyKey(key).build());

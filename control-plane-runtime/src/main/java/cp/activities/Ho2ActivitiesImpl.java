@@ -6,6 +6,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.AttentionRequest;
 import cp.model.AttentionResult;
+import cp.model.EventType;
 import cp.model.Ho2Event;
 import cp.model.Ho2Record;
 import cp.model.Ho2RecordResult;
@@ -20,8 +21,8 @@ import java.util.List;
  * computed here, from the HO1 ledger, at the moment the gate or the chain completes.
  */
 public final class Ho2ActivitiesImpl implements Ho2Activities {
-  static final String GATE = "WO_QUALITY_GATE";
-  static final String ESCALATION = "ESCALATION";
+  static final String GATE = EventType.WO_QUALITY_GATE.wire();
+  static final String ESCALATION = EventType.ESCALATION.wire();
   static final String REJECT = "REJECT";
   private final Ledgers ledgers;
   private final AttentionAssembler attention;
@@ -91,7 +92,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
 
   @Override
   public AttentionResult attend(AttentionRequest request) {
-    String key = context.identity().runKey("ATTENTION_ASSEMBLED/" + request.turn());
+    String key = context.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
     Span span = ActivitySpans.attention(request);
     try {
       AttentionResult result = attention.assemble(request, key);

@@ -6,6 +6,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.ledger.TurnExchanges;
 import cp.model.AgentProfile;
+import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.SessionEvent;
 import cp.model.WoCost;
@@ -15,7 +16,7 @@ import cp.observability.Telemetry;
 public final class SessionActivitiesImpl implements SessionActivities {
   /** Work orders get the contract timeout budget of one long LLM call plus tools. */
   public static final int WO_TIMEOUT_SECONDS = 600;
-  static final String DEGRADATION = "DEGRADATION";
+  static final String DEGRADATION = EventType.DEGRADATION.wire();
 
   private final Catalog catalog;
   private final Ledgers ledgers;

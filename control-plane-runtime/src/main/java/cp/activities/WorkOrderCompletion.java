@@ -8,6 +8,7 @@ import cp.contracts.PromptRenderer;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
@@ -61,7 +62,7 @@ final class WorkOrderCompletion {
         if (done.error() != null) {
           PlaneSpans.failed(span, done.error().code());
         }
-        String type = done.error() == null ? "WO_COMPLETED" : "WO_FAILED";
+        String type = done.error() == null ? EventType.WO_COMPLETED.wire() : EventType.WO_FAILED.wire();
         LedgerStream ho1 = ledgers.ho1();
         ho1.idForKey(id.runKey(type + "/" + c.woId()))
             .ifPresent(e -> PlaneSpans.ledger(span, "ho1", e, () -> ActivitySpans.hashOf(ho1, e)));
@@ -80,10 +81,10 @@ final class WorkOrderCompletion {
     meta.set("cost", Json.tree(done.cost()));
     String type;
     if (done.error() != null) {
-      type = "WO_FAILED";
+      type = EventType.WO_FAILED.wire();
       meta.put("error_code", done.error().code()).put("error_message", done.error().message());
     } else {
-      type = "WO_COMPLETED";
+      type = EventType.WO_COMPLETED.wire();
       meta.set("output_result", done.outputResult());
     }
     ledgers.ho1().write(LedgerEntry.builder(type).submissionId(c.woId())
@@ -96,7 +97,7 @@ final class WorkOrderCompletion {
   /** The completed_at of the WO_COMPLETED or WO_FAILED this run already wrote for the work order, if any. */
   private Optional<String> recordedCompletionTime(ActivityIdentity id, String woId) {
     LedgerStream ho1 = ledgers.ho1();
-    for (String type : List.of("WO_COMPLETED", "WO_FAILED")) {
+    for (String type : List.of(EventType.WO_COMPLETED.wire(), EventType.WO_FAILED.wire())) {
       Optional<String> at = ho1.idForKey(id.runKey(type + "/" + woId)).flatMap(ho1::byId)
           .map(e -> e.metaText("completed_at"));
       if (at.isPresent()) {

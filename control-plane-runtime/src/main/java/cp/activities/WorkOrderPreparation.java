@@ -10,6 +10,7 @@ import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
+import cp.model.EventType;
 import cp.model.PreparedWorkOrder;
 import cp.model.WoErrorCode;
 import cp.model.WorkOrder;
@@ -64,9 +65,9 @@ final class WorkOrderPreparation {
     if (errorCode != null) {
       meta.put("error_code", errorCode).put("error_message", errorMessage);
     }
-    String entryId = ledgers.ho1().write(LedgerEntry.builder("WO_EXECUTING").submissionId(wo.woId())
+    String entryId = ledgers.ho1().write(LedgerEntry.builder(EventType.WO_EXECUTING.wire()).submissionId(wo.woId())
         .decision("EXECUTING").reason("dispatched -> executing under " + contractId).metadata(meta)
-        .idempotencyKey(id.runKey("WO_EXECUTING/" + wo.woId())).build());
+        .idempotencyKey(id.runKey(EventType.WO_EXECUTING.wire() + "/" + wo.woId())).build());
     return new Prepared(new PreparedWorkOrder(errorCode == null ? entryId : null, contractId, errorCode, errorMessage),
         prompt);
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.LedgerEntry;
 import cp.model.ContentBlock;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
@@ -24,8 +25,8 @@ import java.util.List;
  * key includes the attempt number, so every failed round trip is recorded exactly once.
  */
 final class ExchangeRecords {
-  static final String EXCHANGE = "EXCHANGE";
-  static final String PROMPT_REJECTED = "PROMPT_REJECTED";
+  static final String EXCHANGE = EventType.EXCHANGE.wire();
+  static final String PROMPT_REJECTED = EventType.PROMPT_REJECTED.wire();
 
   private ExchangeRecords() {}
 

@@ -2,6 +2,7 @@ package cp.ledger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.model.EventType;
 import cp.model.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -41,7 +42,8 @@ public final class HeadCheckpoint {
   /** The metadata field that holds the other ledgers' heads. */
   public static final String FIELD = "ledger_heads";
   /** Events that record the other ledgers' heads: session boundaries in HOT, turn ends in HO2. */
-  static final Set<String> BOUNDARY = Set.of("SESSION_START", "SESSION_END", "WO_CHAIN_COMPLETE");
+  static final Set<String> BOUNDARY = Set.of(EventType.SESSION_START.wire(), EventType.SESSION_END.wire(),
+      EventType.WO_CHAIN_COMPLETE.wire());
   /** Hex digits of a hash shown in messages: enough to compare by eye. */
   static final int SHOWN_HASH_CHARS = 16;
 
@@ -62,7 +64,7 @@ public final class HeadCheckpoint {
       if (f.path().equals(self.get().path())) {
         continue;
       }
-      LedgerHead h = Ledger.publishedHead(f.path());
+      LedgerHead h = OpenLedgers.publishedHead(f.path());
       if (h == null) {
         h = LedgerHead.read(f.path());
       }
@@ -116,7 +118,7 @@ public final class HeadCheckpoint {
         JsonNode n = parse(text);
         JsonNode meta = n.path("metadata");
         Instant at = instant(n.path("timestamp").asText(""));
-        if ("LEDGER_REPAIRED".equals(n.path("event_type").asText())) {
+        if (EventType.LEDGER_REPAIRED.is(n.path("event_type").asText())) {
           repairs.computeIfAbsent(self, k -> new ArrayList<>()).add(new Repair(at, meta.path("first_bad_line").asLong()));
         }
         JsonNode heads = meta.path(FIELD);
@@ -167,7 +169,8 @@ public final class HeadCheckpoint {
    * records the loss, and heads recorded before it from {@code firstBadLine} on no longer count.
    */
   public static LedgerEntry lossRecord(Finding f) {
-    return LedgerEntry.builder("LEDGER_REPAIRED").submissionId(Path.of(f.relative()).getFileName().toString())
+    return LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
+        .submissionId(Path.of(f.relative()).getFileName().toString())
         .decision("REPAIRED").reason("contradicts a head recorded elsewhere from line " + f.firstBadLine() + ": "
             + f.message())
         .metadata(Json.object().put("first_bad_line", f.firstBadLine()).put("problem", f.message())

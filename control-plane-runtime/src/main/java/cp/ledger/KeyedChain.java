@@ -1,5 +1,6 @@
 package cp.ledger;
 
+import cp.model.EventType;
 import cp.model.Json;
 import java.nio.file.Path;
 
@@ -21,7 +22,7 @@ import java.nio.file.Path;
  */
 final class KeyedChain {
   /** The entry that starts keying a ledger that already holds unkeyed entries. */
-  static final String MARKER = "LEDGER_KEYED";
+  static final String MARKER = EventType.LEDGER_KEYED.wire();
 
   /** 1-based line of the first keyed line, 0 when none. */
   private long keyedFrom;

@@ -44,7 +44,7 @@ record LedgerHead(long entries, String lastHash) {
     ObjectNode n = Json.object().put("entries", entries).put("last_hash", lastHash);
     byte[] bytes = (Json.write(n) + "\n").getBytes(StandardCharsets.UTF_8);
     channel.truncate(0);
-    Ledger.writeFully(channel, bytes, 0);
+    LedgerFile.writeFully(channel, bytes, 0);
   }
 
   static FileChannel open(Path ledger) throws IOException {

@@ -2,6 +2,7 @@ package cp.ledger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.faults.FaultPoints;
+import cp.model.EventType;
 import cp.model.Json;
 import cp.observability.Telemetry;
 import java.nio.charset.StandardCharsets;
@@ -813,7 +814,7 @@ public final class PostgresStream implements LedgerStream {
       String where = "ledger_quarantine repair_id " + repairId + " (" + moved[0] + " rows)";
       ObjectNode meta = Json.object().put("first_bad_line", bad.firstBadLine()).put("problem", bad.reason())
           .put("quarantined_rows", moved[0]).put("quarantine", where);
-      write(LedgerEntry.builder("LEDGER_REPAIRED").submissionId(id.label()).decision("REPAIRED")
+      write(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire()).submissionId(id.label()).decision("REPAIRED")
           .reason("chain broken at entry " + bad.firstBadLine() + ": " + bad.reason()).metadata(meta).build());
       LOG.warn("ledger {}: repaired; entries from {} moved to {}", location(), bad.firstBadLine(), where);
       return Optional.of(where);

@@ -1,5 +1,6 @@
 package cp.ledger;
 
+import cp.model.EventType;
 import cp.model.WoCost;
 
 /**
@@ -13,7 +14,7 @@ public final class TurnExchanges {
   /** The sum over the EXCHANGEs of session {@code sessionId} written by {@code turnWorkflowId}. */
   public static WoCost cost(LedgerStream hot, String sessionId, String turnWorkflowId) {
     WoCost total = WoCost.ZERO;
-    for (LedgerEntry e : hot.query(LedgerQuery.session(sessionId).withEventType("EXCHANGE"))) {
+    for (LedgerEntry e : hot.query(LedgerQuery.session(sessionId).withEventType(EventType.EXCHANGE.wire()))) {
       if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
         total = total.plus(WoCost.llmCall(number(e, "input_tokens"), number(e, "output_tokens"),
             e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble()));

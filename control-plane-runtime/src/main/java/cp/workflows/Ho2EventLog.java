@@ -2,6 +2,7 @@ package cp.workflows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.activities.Ho2Activities;
+import cp.model.EventType;
 import cp.model.Ho2Event;
 import cp.model.Ho2Record;
 import cp.model.Ho2RecordResult;
@@ -38,9 +39,11 @@ public final class Ho2EventLog {
     ObjectNode dispatchedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName())
         .put("dispatched_to", "ho1");
     write(List.of(
-        new Ho2Event("WO_PLANNED", "WO_PLANNED/" + planned.woId(), planned.woId(), "PLANNED",
+        new Ho2Event(EventType.WO_PLANNED.wire(), EventType.WO_PLANNED.wire() + "/" + planned.woId(), planned.woId(),
+            "PLANNED",
             planned.woType().wireName() + " under " + planned.constraints().promptContractId(), plannedMeta, false),
-        new Ho2Event("WO_DISPATCHED", "WO_DISPATCHED/" + planned.woId(), planned.woId(), "DISPATCHED",
+        new Ho2Event(EventType.WO_DISPATCHED.wire(), EventType.WO_DISPATCHED.wire() + "/" + planned.woId(),
+            planned.woId(), "DISPATCHED",
             "dispatched to HO1", dispatchedMeta, false)));
   }
 
@@ -55,7 +58,7 @@ public final class Ho2EventLog {
     if (escalate) {
       ObjectNode meta = base(null).put("attempts", chain.size() - 1);
       meta.set("reasons", Json.tree(lastReasons));
-      events.add(new Ho2Event("ESCALATION", "ESCALATION/turn", null, "ESCALATED",
+      events.add(new Ho2Event(EventType.ESCALATION.wire(), EventType.ESCALATION.wire() + "/turn", null, "ESCALATED",
           "quality gate rejected every attempt: " + String.join("; ", lastReasons), meta, false));
     }
     events.add(chainCompleteEvent(chain, outcome));
@@ -74,7 +77,8 @@ public final class Ho2EventLog {
   private Ho2Event gateEvent(WorkOrder synth, GateDecision d, int attempt) {
     ObjectNode meta = base(synth.woId()).put("attempt", attempt).put("accepted", d.accepted());
     meta.set("reasons", Json.tree(d.reasons()));
-    return new Ho2Event("WO_QUALITY_GATE", "WO_QUALITY_GATE/" + synth.woId(), synth.woId(),
+    return new Ho2Event(EventType.WO_QUALITY_GATE.wire(), EventType.WO_QUALITY_GATE.wire() + "/" + synth.woId(),
+        synth.woId(),
         d.accepted() ? "ACCEPT" : "REJECT", d.accepted() ? "acceptance criteria met" : String.join("; ", d.reasons()),
         meta, true);
   }
@@ -83,7 +87,8 @@ public final class Ho2EventLog {
     ObjectNode meta = base(null).put("outcome", outcome).put("wo_count", chain.size());
     meta.set("wo_ids", Json.tree(chain.stream().map(WorkOrder::woId).toList()));
     meta.put("total_tokens", chain.stream().mapToLong(w -> w.cost().totalTokens()).sum());
-    return new Ho2Event("WO_CHAIN_COMPLETE", "WO_CHAIN_COMPLETE/turn", null, "COMPLETE", "turn " + turn
+    return new Ho2Event(EventType.WO_CHAIN_COMPLETE.wire(), EventType.WO_CHAIN_COMPLETE.wire() + "/turn", null,
+        "COMPLETE", "turn " + turn
         + " chain complete: " + outcome, meta, true);
   }
 

@@ -6,6 +6,7 @@ import cp.activities.SessionActivities;
 import cp.model.AgentProfile;
 import cp.model.CostSummary;
 import cp.model.DegradedRequest;
+import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
 import cp.model.LlmRoundResult;
@@ -184,7 +185,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       ObjectNode meta = Json.object().put("session_id", sessionId).put("agent_class", agentClass)
           .put("agent_id", profile.agentId()).put("session_token_limit", profile.sessionTokenLimit())
           .put("turn_limit", profile.turnLimit());
-      session.record(new SessionEvent("SESSION_START", "SESSION_START", sessionId, "STARTED",
+      session.record(new SessionEvent(EventType.SESSION_START.wire(), EventType.SESSION_START.wire(), sessionId,
+          "STARTED",
           "session started for " + agentClass, meta));
     } else {
       profile = carried.profile();
@@ -513,7 +515,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       // Seed 002: DEGRADATION carries the session id, the agent id and the error type.
       meta.put("agent_id", profile.agentId()).put("cost_of_failed_turn", failedTurn.cost());
     }
-    recordDegradation(n, new SessionEvent("DEGRADATION", "DEGRADATION/" + n, sessionId, "DEGRADED",
+    recordDegradation(n, new SessionEvent(EventType.DEGRADATION.wire(), EventType.DEGRADATION.wire() + "/" + n,
+        sessionId, "DEGRADED",
         "HO2 failed on turn " + n + ": " + message, meta));
     long left = remaining - spentByChild;
     if (left <= 0) {
@@ -718,7 +721,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     ObjectNode meta = (ObjectNode) Json.tree(summary(reason));
     meta.put("tokens_remaining", tokensLeft());
     meta.put("runs", runs);
-    session.record(new SessionEvent("SESSION_END", "SESSION_END", sessionId, "ENDED",
+    session.record(new SessionEvent(EventType.SESSION_END.wire(), EventType.SESSION_END.wire(), sessionId, "ENDED",
         "session ended: " + reason, meta));
     ended = true;
     endReason = reason;

@@ -1,5 +1,6 @@
 package cp.gateway.offline;
 
+import cp.model.EventType;
 import cp.model.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class ToolTriggerRules {
   public static final String ALL_GATES = "all";
   /** Ledger queries from chat look at the governance tier, where EXCHANGE records live. */
   public static final String LEDGER_TIER = "hot";
-  public static final String LEDGER_EVENT_TYPE = "EXCHANGE";
+  public static final String LEDGER_EVENT_TYPE = EventType.EXCHANGE.wire();
   /** "The last exchanges": a handful fits a chat answer; more belongs to {@code cpctl ledger query}. */
   public static final int LEDGER_MAX_ENTRIES = 5;
 

@@ -1,0 +1,65 @@
+package cp.ledger;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * Verify and the byte work of repair for a JSONL ledger: walking the file from the first line
+ * without changing it, and moving every line from the first bad one to the end into a
+ * {@code .quarantine-*} file (nothing is deleted). The {@link Ledger} rescans and records the
+ * LEDGER_REPAIRED entry.
+ *
+ * <p>Thread-safety: stateless; the caller holds the ledger's lock and its file lock.
+ */
+final class LedgerRepair {
+  /** What a repair moved aside. */
+  record Quarantine(Path file, int bytes) {}
+
+  private LedgerRepair() {}
+
+  /** The first bad line of the file on disk, or OK with its line count. */
+  static VerifyResult verify(LedgerFile file, Path path, LedgerOptions options, Clock clock) throws IOException {
+    return new LedgerLoader(file, path, options, clock, null).verifyFromStart();
+  }
+
+  /** Moves the lines from 1-based {@code firstBadLine} to the end into a quarantine file and cuts them off. */
+  static Quarantine quarantineFrom(LedgerFile file, Path path, long firstBadLine, Clock clock) throws IOException {
+    long cutAt = offsetOfLine(file, firstBadLine);
+    long size = file.size();
+    Path quarantine = path.resolveSibling(path.getFileName() + ".quarantine-" + clock.millis());
+    byte[] moved = new byte[(int) Math.max(0, size - cutAt)];
+    file.readFully(ByteBuffer.wrap(moved), cutAt);
+    Files.write(quarantine, moved);
+    file.truncate(cutAt);
+    file.force(true);
+    return new Quarantine(quarantine, moved.length);
+  }
+
+  /** Byte offset where 1-based line {@code n} starts (the file size when past the end). */
+  private static long offsetOfLine(LedgerFile file, long n) throws IOException {
+    long line = 1;
+    long pos = 0;
+    long size = file.size();
+    ByteBuffer buf = ByteBuffer.allocate(LedgerLoader.SCAN_CHUNK_BYTES);
+    while (line < n && pos < size) {
+      buf.clear();
+      int read = file.read(buf, pos);
+      if (read <= 0) {
+        break;
+      }
+      for (int i = 0; i < read; i++) {
+        if (buf.get(i) == '\n') {
+          line++;
+          if (line == n) {
+            return pos + i + 1;
+          }
+        }
+      }
+      pos += read;
+    }
+    return line == n ? pos : size;
+  }
+}

@@ -88,7 +88,8 @@ class ApprovalIT {
   private void plane(String queue, Path resources) throws Exception {
     server.setDispatcher(model);
     server.start(InetAddress.getLoopbackAddress(), 0);
-    procs = new CpctlProcesses(dir).describing(() -> "model tool results: " + model.toolResults + "\n"
+    // Workers, turns and approvals from the test classpath: fault injection (CP_FAULT_PAUSE) exists only there.
+    procs = CpctlProcesses.onClasspath(dir).describing(() -> "model tool results: " + model.toolResults + "\n"
         + devServer.describe());
     home = dir.resolve("home");
     env = new HashMap<>();

@@ -14,6 +14,11 @@ import java.util.Optional;
  * question. The end of input decides nothing: the approval stays pending.
  */
 final class ApprovalPrompt {
+  /** Who decides when no name is given: the OS user (issue 15: "--by or the OS user"). */
+  static String approver(String by) {
+    return by != null && !by.isBlank() ? by : System.getProperty("user.name", "unknown");
+  }
+
   private ApprovalPrompt() {}
 
   /** The question's first line: the tool and the summary's first line (path, size, lines). */

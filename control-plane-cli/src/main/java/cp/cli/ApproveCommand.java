@@ -38,7 +38,7 @@ final class ApproveCommand extends CliCommand implements java.util.concurrent.Ca
   public Integer call() {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "approve");
-    String who = by != null && !by.isBlank() ? by : System.getProperty("user.name", "unknown");
+    String who = ApprovalPrompt.approver(by);
     ApprovalDecision d = new ApprovalDecision(approvalId, deny ? ApprovalDecision.DENY : ApprovalDecision.GRANT, who,
         reason);
     d.fieldProblem().ifPresent(p -> {

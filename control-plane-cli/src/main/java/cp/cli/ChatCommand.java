@@ -3,11 +3,14 @@ package cp.cli;
 import cp.client.ClientException;
 import cp.client.SessionEndedException;
 import cp.client.TurnListener;
+import cp.model.ApprovalDecision;
+import cp.model.ApprovalResult;
 import cp.model.PendingApproval;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -197,14 +200,14 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       err().println(TurnCommand.waitingLine(p));
       return;
     }
-    java.util.Optional<cp.model.ApprovalDecision> d = ApprovalPrompt.ask(p, input, out,
-        System.getProperty("user.name", "unknown"));
+    Optional<ApprovalDecision> d = ApprovalPrompt.ask(p, input, out,
+        ApprovalPrompt.approver(null));
     if (d.isEmpty()) {
       err().println(TurnCommand.waitingLine(p));
       return;
     }
     try {
-      cp.model.ApprovalResult r = plane.client.approve(sid, d.get(), null);
+      ApprovalResult r = plane.client.approve(sid, d.get(), null);
       out.println(r.message());
     } catch (ClientException e) {
       err().println("cpctl: " + Cpctl.clientLine(e));

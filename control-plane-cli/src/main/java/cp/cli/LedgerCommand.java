@@ -33,12 +33,17 @@ final class LedgerCommand extends CliCommand implements Runnable {
     spec.commandLine().usage(out());
   }
 
+  /** The stream named by --tier/--agent-class (an HO2 ledger is an agent class's, ADMIN's by default). */
+  static StreamId streamId(String tier, String agentClass) {
+    Tier t = Tier.parse(tier);
+    return new StreamId(t, t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
+        : agentClass.toUpperCase(Locale.ROOT)) : null);
+  }
+
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
-    Tier t = Tier.parse(tier);
-    String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
-        : agentClass.toUpperCase(Locale.ROOT)) : null;
-    return ledgers.existing(t, cls);
+    StreamId id = streamId(tier, agentClass);
+    return ledgers.existing(id.tier(), id.agentClass());
   }
 
   @Command(name = "query", mixinStandardHelpOptions = true, description = "Print ledger entries, oldest first.")
@@ -150,9 +155,9 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       try (Ledgers ledgers = openLedgers(config())) {
-        Tier t = Tier.parse(tier);
-        String cls = t == Tier.HO2 ? PlaneLayout.checkAgentClass(agentClass == null ? "ADMIN"
-            : agentClass.toUpperCase(Locale.ROOT)) : null;
+        StreamId id = streamId(tier, agentClass);
+        Tier t = id.tier();
+        String cls = id.agentClass();
         java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
         Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
             .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
@@ -165,10 +170,10 @@ final class LedgerCommand extends CliCommand implements Runnable {
           out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
               + loss.get().firstBadLine() + " (nothing to quarantine)");
         } else if (q.isEmpty()) {
-          out().println("intact: " + ledgers.store().location(new StreamId(t, cls)) + " needs no repair");
+          out().println("intact: " + ledgers.store().location(id) + " needs no repair");
         } else {
           String kept = q.get().startsWith("/") ? ledgers.layout().relative(java.nio.file.Path.of(q.get())) : q.get();
-          out().println("repaired: " + ledgers.store().location(new StreamId(t, cls)) + "; the bad lines are kept in "
+          out().println("repaired: " + ledgers.store().location(id) + "; the bad lines are kept in "
               + kept + " and a LEDGER_REPAIRED entry records it");
         }
       }
@@ -249,25 +254,25 @@ final class LedgerCommand extends CliCommand implements Runnable {
         if (parent != null) {
           java.nio.file.Files.createDirectories(parent);
         }
-        long[] n = new long[1];
+        long n = 0;
         try (var w = java.nio.file.Files.newBufferedWriter(outFile, java.nio.charset.StandardCharsets.UTF_8,
             java.nio.file.StandardOpenOption.CREATE_NEW)) {
           for (LedgerEntry e : l.get().readAll()) {
             w.write(Json.write(e.toJson(true)));
             w.write('\n');
-            n[0]++;
+            n++;
           }
         }
         try (Ledger exported = Ledger.open(outFile, cp.ledger.LedgerOptions.of(cp.ledger.Durability.FSYNC_EACH)
             .withKey(config().ledgers().key().orElse(null)))) {
           VerifyResult v = exported.verify();
           if (!v.ok()) {
-            out().println("FAIL  wrote " + n[0] + " entries to " + outFile + " but it does not verify: line "
+            out().println("FAIL  wrote " + n + " entries to " + outFile + " but it does not verify: line "
                 + v.firstBadLine() + ": " + v.reason());
             return Cpctl.FAILED;
           }
         }
-        out().println("exported " + n[0] + " entries of " + l.get().location() + " to " + outFile + " (verified)");
+        out().println("exported " + n + " entries of " + l.get().location() + " to " + outFile + " (verified)");
       }
       return Cpctl.OK;
     }

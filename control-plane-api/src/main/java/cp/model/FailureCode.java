@@ -67,6 +67,8 @@ public enum FailureCode {
   LEDGER_UNWRITABLE(false),
   /** A ledger's disk is full: retried with backoff in a remote activity; work orders end {@link #LEDGER_UNWRITABLE}. */
   LEDGER_FULL(true),
+  /** The ledger database does not answer: retried with backoff; nothing is sent that could not be recorded. */
+  LEDGER_UNAVAILABLE(true),
 
   // --- An activity failed --------------------------------------------------------------------
   /** The agent configuration the session names is missing or invalid. */

@@ -85,7 +85,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
         String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
         List<LedgerEntry> entries = new ArrayList<>();
         l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
-          if (cls == null || cls.equals(e.metaText("agent_class"))) {
+          if (cls == null || cls.equals(e.agentClass())) {
             entries.add(e);
           }
           return limit == 0 || entries.size() < limit;

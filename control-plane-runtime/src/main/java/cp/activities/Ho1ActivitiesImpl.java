@@ -11,6 +11,7 @@ import cp.contracts.ToolSpec;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
+import cp.ledger.LedgerKeys;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
@@ -338,6 +339,6 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   static ObjectNode ho1Meta(String woId, String sessionId) {
-    return Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sessionId);
+    return Json.object().put("tier", "ho1").put(LedgerKeys.WO_ID, woId).put("session_id", sessionId);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerKeys;
 import cp.model.ContentBlock;
 import cp.model.EventType;
 import cp.model.Json;
@@ -61,7 +62,7 @@ final class ExchangeRecords {
     ObjectNode m = Json.object();
     m.put("agent_id", r.agentId());
     m.put("session_id", r.sessionId());
-    m.put("work_order_id", r.workOrderId());
+    m.put(LedgerKeys.WO_ID, r.workOrderId());
     m.put("tier", r.tier());
     m.put("contract_id", r.contractId());
     m.put("framework_id", r.frameworkId());

@@ -119,7 +119,7 @@ public final class HeadCheckpoint {
         JsonNode meta = n.path("metadata");
         Instant at = instant(n.path("timestamp").asText(""));
         if (EventType.LEDGER_REPAIRED.is(n.path("event_type").asText())) {
-          repairs.computeIfAbsent(self, k -> new ArrayList<>()).add(new Repair(at, meta.path("first_bad_line").asLong()));
+          repairs.computeIfAbsent(self, k -> new ArrayList<>()).add(new Repair(at, meta.path(LedgerKeys.FIRST_BAD_LINE).asLong()));
         }
         JsonNode heads = meta.path(FIELD);
         if (heads.isObject()) {
@@ -173,7 +173,7 @@ public final class HeadCheckpoint {
         .submissionId(Path.of(f.relative()).getFileName().toString())
         .decision("REPAIRED").reason("contradicts a head recorded elsewhere from line " + f.firstBadLine() + ": "
             + f.message())
-        .metadata(Json.object().put("first_bad_line", f.firstBadLine()).put("problem", f.message())
+        .metadata(Json.object().put(LedgerKeys.FIRST_BAD_LINE, f.firstBadLine()).put(LedgerKeys.PROBLEM, f.message())
             .put("quarantined_bytes", 0))
         .build();
   }

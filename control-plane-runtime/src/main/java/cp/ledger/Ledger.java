@@ -1,21 +1,13 @@
 package cp.ledger;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.faults.FaultPoints;
-import cp.faults.WriteFaults;
-import cp.model.EventType;
 import cp.model.Json;
-import cp.observability.Telemetry;
 import java.io.IOException;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -43,12 +35,13 @@ import org.slf4j.LoggerFactory;
  * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
  * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
  *
- * <p>This class is the coordinator: it holds the locks and writes entries, and leaves each other
- * job to a part of its own: {@link LedgerFile} (the segment file: positional I/O, fsync, the file
- * lock), {@link LedgerLoader} (scan, torn-tail recovery, index, catch-up), {@link HeadSidecar}
- * (the {@code .head} file and the published head), {@link GroupCommit} (durability),
- * {@link LedgerRepair} (verify and quarantine), {@link AppendProblems} (the write probe and its
- * log) and {@link OpenLedgers} (one instance per file per JVM).
+ * <p>This class is the coordinator: it holds the locks, and leaves each job to a part of its own:
+ * {@link JsonlAppender} (the append path), {@link LedgerFile} (the segment file: positional I/O,
+ * fsync, the file lock), {@link LedgerLoader} (scan, torn-tail recovery, index, catch-up),
+ * {@link HeadSidecar} (the {@code .head} file and the published head), {@link GroupCommit}
+ * (durability), {@link LedgerRepair} (verify and quarantine), {@link AppendProblems} (the write
+ * probe and its log) and {@link OpenLedgers} (one instance per file per JVM). Its collaborators
+ * (metrics, fault points, write checks) come in with the options ({@link LedgerHooks}).
  *
  * <p>Thread-safety: safe for any number of threads and processes. Every operation runs under
  * {@link #lock} and the file lock, after catching up; an fsync of {@code FSYNC_EACH} runs after
@@ -57,8 +50,6 @@ import org.slf4j.LoggerFactory;
 public final class Ledger implements LedgerStream {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
 
-  /** The ledger path, id and hash of the entry this thread appended last ({@link #hashOf}). */
-  private static final ThreadLocal<String[]> LAST_APPEND = new ThreadLocal<>();
   /** The store label of the append-latency metric: this ledger is a file (issue 14). */
   static final String STORE = "file";
 
@@ -71,7 +62,10 @@ public final class Ledger implements LedgerStream {
   private HeadSidecar head;
   private LedgerLoader loader;
   private GroupCommit commit;
+  private JsonlAppender appender;
   private final AppendProblems problems;
+  /** The id and hash of the entry appended last, whichever thread appended it ({@link #hashOf}). */
+  private volatile Appended lastAppended;
   /** Holders of this instance; guarded by {@link OpenLedgers}. */
   int refs;
   /** The file's size when its broken chain was last read from the start; -1 before that. */
@@ -81,27 +75,8 @@ public final class Ledger implements LedgerStream {
     this.path = path;
     this.options = options;
     this.clock = clock;
-    this.tierLabel = tierLabel(path);
-    this.problems = new AppendProblems(path);
-  }
-
-  /**
-   * The tier a ledger file belongs to by where it lives under the plane root ({@link PlaneLayout}:
-   * {@code <TIER>/ledger/...}), in lower case as the append-latency metric labels it; {@code other}
-   * for a file elsewhere.
-   */
-  static String tierLabel(Path path) {
-    for (Path p = path.getParent(); p != null && p.getParent() != null; p = p.getParent()) {
-      if (p.getFileName().toString().equals("ledger")) {
-        String tier = p.getParent().getFileName().toString();
-        for (Tier t : Tier.values()) {
-          if (t.name().equals(tier)) {
-            return t.name().toLowerCase(java.util.Locale.ROOT);
-          }
-        }
-      }
-    }
-    return "other";
+    this.tierLabel = PlaneLayout.tierLabel(path);
+    this.problems = new AppendProblems(path, options.hooks().writes());
   }
 
   /** Opens (creating if needed) the ledger at {@code path}; the same file yields the same instance. */
@@ -154,6 +129,7 @@ public final class Ledger implements LedgerStream {
     }
     loader = new LedgerLoader(file, path, options, clock, head);
     commit = new GroupCommit(path, file, options);
+    appender = new JsonlAppender(path, options, clock, file, loader, commit, problems);
     lock.lock();
     try (FileLock held = file.lock()) {
       assert held.isValid();
@@ -175,13 +151,13 @@ public final class Ledger implements LedgerStream {
   // ---------------------------------------------------------------- write
 
   /**
-   * Appends an entry and returns its id. An entry whose idempotency key is already in the
-   * ledger is not written again; the existing entry's id is returned.
+   * Appends an entry. An entry whose idempotency key is already in the ledger is not written
+   * again; the existing entry's id is returned.
    *
    * @throws LedgerCorruptException when the chain is broken
    */
   @Override
-  public String write(LedgerEntry entry) {
+  public Appended append(LedgerEntry entry) {
     // FileChannel is interruptible: I/O on a thread whose interrupt flag is set (an activity thread
     // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
     // The flag is set aside while the entry is written and restored for the caller.
@@ -189,11 +165,14 @@ public final class Ledger implements LedgerStream {
     long start = System.nanoTime();
     try {
       LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
-      String id = locked("append to", () -> appendLocked(withHeads));
+      Appended done = locked("append to", () -> appendLocked(withHeads));
       commit.afterAppend();
       problems.cleared();
-      Telemetry.current().metrics().ledgerAppend(tierLabel, STORE, System.nanoTime() - start);
-      return id;
+      if (done.written()) {
+        lastAppended = done;
+      }
+      options.hooks().observer().appended(tierLabel, STORE, System.nanoTime() - start);
+      return done;
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -223,76 +202,12 @@ public final class Ledger implements LedgerStream {
     }
   }
 
-  private String appendLocked(LedgerEntry entry) throws IOException {
+  /** The append under both locks: a chain found broken is read again first, in case it was repaired. */
+  private Appended appendLocked(LedgerEntry entry) throws IOException {
     if (loader.broken() != null) {
       rereadIfChanged();
     }
-    VerifyResult broken = loader.broken();
-    if (broken != null) {
-      LedgerProblem p = LedgerProblem.corrupt(path, broken);
-      problems.report(p);
-      LedgerCorruptException refused = new LedgerCorruptException(path.toString(), broken);
-      refused.initCause(new LedgerUnwritableException(p, null));
-      throw refused;
-    }
-    LedgerIndex index = loader.index();
-    String key = entry.idempotencyKey();
-    String existing = index.idForKey(key);
-    if (existing != null) {
-      return existing;
-    }
-    if (loader.keyed().needsMarker(options.key(), loader.lines(), entry)) {
-      appendLocked(KeyedChain.marker(path, options.key(), loader.lines(), loader.lastHash()));
-      LOG.warn("ledger {}: keyed from line {} on ({} key id {}); the {} entries before it were written without a key",
-          path, loader.lines(), ChainKey.VARIABLE, options.key().id(), loader.lines() - 1);
-    }
-    String id = entry.entryId();
-    if (id != null && index.containsId(id)) {
-      throw new LedgerException("ledger " + path + " already holds entry_id " + id + "; entry ids are unique");
-    }
-    if (id == null) {
-      id = newId(key);
-      while (index.containsId(id)) {
-        id = newId(null);
-      }
-    }
-    String timestamp = entry.timestamp() != null ? entry.timestamp()
-        : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-    long at = loader.knownEnd();
-    ObjectNode node = entry.toAppendJson(id, timestamp, loader.lastHash(), options.key());
-    String hash = ChainCodec.hashOf(node, options.key());
-    node.put("hash", hash);
-    byte[] line = ChainCodec.line(node);
-    try {
-      if (FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()))) {
-        file.write(Arrays.copyOf(line, line.length / 2), at);
-        file.force(false);
-        FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
-      }
-      WriteFaults.check(path);
-      file.write(line, at);
-    } catch (IOException e) {
-      try {
-        file.truncate(at);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      Optional<LedgerProblem> p = LedgerProblem.ofIo(path, e);
-      if (p.isPresent()) {
-        problems.report(p.get());
-        throw new LedgerUnwritableException(p.get(), e);
-      }
-      throw e;
-    }
-    FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
-    loader.appended(new LedgerIndex.Row(at, line.length, id, entry.eventType(), entry.sessionId(),
-        entry.workOrderId()), key, hash);
-    commit.written(loader.knownEnd());
-    LAST_APPEND.set(new String[] {path.toString(), id, hash});
-    loader.keyed().appended(options.key() != null, loader.lines());
-    loader.writeHead();
-    commit.appended();
-    return id;
+    return appender.append(entry);
   }
 
   /**
@@ -334,13 +249,6 @@ public final class Ledger implements LedgerStream {
       rescan();
       brokenReadAtSize = loader.broken() != null ? file.size() : -1;
     }
-  }
-
-  static String newId(String idempotencyKey) {
-    if (idempotencyKey != null) {
-      return "LED-" + Json.sha256(idempotencyKey).substring(0, 16);
-    }
-    return "LED-" + String.format("%016x", ThreadLocalRandom.current().nextLong());
   }
 
   /** The last intact head of this ledger ({@link OpenLedgers#publishedHead}). */
@@ -389,14 +297,14 @@ public final class Ledger implements LedgerStream {
   }
 
   /**
-   * The chain hash of entry {@code entryId}: from memory when it is the entry this thread last
-   * appended to this ledger (what a span asks right after the write, issue 14), else read.
+   * The chain hash of entry {@code entryId}: from memory when it is the entry appended last (what
+   * a span asks right after the write, issue 14; {@link #append} returns it too), else read.
    */
   @Override
   public Optional<String> hashOf(String entryId) {
-    String[] last = LAST_APPEND.get();
-    if (last != null && last[0].equals(path.toString()) && last[1].equals(entryId)) {
-      return Optional.of(last[2]);
+    Appended last = lastAppended;
+    if (last != null && last.entryId().equals(entryId)) {
+      return Optional.of(last.hash());
     }
     return byId(entryId).map(LedgerEntry::hash);
   }
@@ -464,20 +372,10 @@ public final class Ledger implements LedgerStream {
         // Without the right key nothing can be told apart from tampering, so nothing is moved.
         throw new LedgerException("cannot repair " + path + ": " + bad.reason() + "; nothing was changed");
       }
-      LedgerRepair.Quarantine moved = LedgerRepair.quarantineFrom(file, path, bad.firstBadLine(), clock);
-      Path quarantine = moved.file();
-      head.reset();
-      rescan();
-      ObjectNode meta = Json.object()
-          .put("first_bad_line", bad.firstBadLine())
-          .put("problem", bad.reason())
-          .put("quarantined_bytes", moved.bytes())
-          .put("quarantine_file", quarantine.getFileName().toString());
-      appendLocked(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
-          .submissionId(path.getFileName().toString())
-          .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
-          .metadata(meta).build());
-      LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
+      Path quarantine = LedgerRepair.quarantineFrom(file, path, bad, clock, () -> {
+        head.reset();
+        rescan();
+      }, appender::append);
       return Optional.of(quarantine);
     });
     if (quarantined.isPresent()) {

@@ -95,15 +95,25 @@ public final class LedgerEntry {
     return v.isTextual() ? v.asText() : "";
   }
 
-  /** {@code metadata.session_id}, or null. */
+  /** {@code metadata.session_id} ({@link LedgerKeys#SESSION_ID}), or null. */
   public String sessionId() {
-    return metaText("session_id");
+    return metaText(LedgerKeys.SESSION_ID);
   }
 
-  /** {@code metadata.wo_id}, or {@code metadata.work_order_id} (EXCHANGE records use the seed-004 name). */
+  /** The work order ({@link LedgerKeys#WO_ID}, or the older EXCHANGE spelling), or null. */
   public String workOrderId() {
-    String wo = metaText("wo_id");
-    return wo != null ? wo : metaText("work_order_id");
+    return LedgerKeys.workOrderId(metadata);
+  }
+
+  /** {@code metadata.agent_class} ({@link LedgerKeys#AGENT_CLASS}), or null. */
+  public String agentClass() {
+    return metaText(LedgerKeys.AGENT_CLASS);
+  }
+
+  /** A number in the metadata ({@code input_tokens}, {@code cost}, ...), or 0 when absent or not a number. */
+  public double metaNumber(String field) {
+    JsonNode v = metadata.get(field);
+    return v != null && v.isNumber() ? v.asDouble() : 0;
   }
 
   /** The JSON object written to disk (without {@code hash} when {@code withHash} is false). */

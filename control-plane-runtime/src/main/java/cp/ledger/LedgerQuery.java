@@ -5,7 +5,7 @@ package cp.ledger;
  *
  * @param eventType exact event type
  * @param sessionId {@code metadata.session_id}
- * @param workOrderId {@code metadata.wo_id} or {@code metadata.work_order_id}
+ * @param workOrderId the work order ({@link LedgerEntry#workOrderId()})
  * @param limit when positive, only the last {@code limit} matches (still in file order)
  */
 public record LedgerQuery(String eventType, String sessionId, String workOrderId, int limit) {

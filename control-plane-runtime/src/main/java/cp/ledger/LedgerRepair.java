@@ -1,10 +1,15 @@
 package cp.ledger;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.model.EventType;
+import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Verify and the byte work of repair for a JSONL ledger: walking the file from the first line
@@ -15,6 +20,8 @@ import java.time.Clock;
  * <p>Thread-safety: stateless; the caller holds the ledger's lock and its file lock.
  */
 final class LedgerRepair {
+  private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
+
   /** What a repair moved aside. */
   record Quarantine(Path file, int bytes) {}
 
@@ -23,6 +30,38 @@ final class LedgerRepair {
   /** The first bad line of the file on disk, or OK with its line count. */
   static VerifyResult verify(LedgerFile file, Path path, LedgerOptions options, Clock clock) throws IOException {
     return new LedgerLoader(file, path, options, clock, null).verifyFromStart();
+  }
+
+  /** Work on the ledger that may fail with an I/O error. */
+  interface Step {
+    void run() throws IOException;
+  }
+
+  /** Appends an entry to the ledger under repair (its append path, the locks held). */
+  interface Append {
+    LedgerStream.Appended append(LedgerEntry e) throws IOException;
+  }
+
+  /**
+   * The repair of a chain broken at {@code bad}: moves the bad lines aside, lets the ledger read
+   * itself again ({@code reload}), and appends LEDGER_REPAIRED saying what was moved. Returns the
+   * quarantine file.
+   */
+  static Path quarantineFrom(LedgerFile file, Path path, VerifyResult bad, Clock clock, Step reload, Append append)
+      throws IOException {
+    Quarantine moved = quarantineFrom(file, path, bad.firstBadLine(), clock);
+    reload.run();
+    ObjectNode meta = Json.object()
+        .put(LedgerKeys.FIRST_BAD_LINE, bad.firstBadLine())
+        .put(LedgerKeys.PROBLEM, bad.reason())
+        .put("quarantined_bytes", moved.bytes())
+        .put(LedgerKeys.QUARANTINE, moved.file().getFileName().toString());
+    append.append(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
+        .submissionId(path.getFileName().toString())
+        .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
+        .metadata(meta).build());
+    LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), moved.file());
+    return moved.file();
   }
 
   /** Moves the lines from 1-based {@code firstBadLine} to the end into a quarantine file and cuts them off. */

@@ -15,7 +15,13 @@ import cp.gateway.LlmProvider;
 import cp.gateway.OfflineProvider;
 import cp.gateway.OutputValidator;
 import cp.gateway.ProviderFactory;
+import cp.faults.FaultHook;
+import cp.faults.FaultPoints;
+import cp.ledger.AppendObserver;
+import cp.ledger.LedgerHooks;
+import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
+import cp.observability.Telemetry;
 import cp.ledger.PlaneLayout;
 import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
@@ -94,7 +100,7 @@ public final class PlaneRuntime implements AutoCloseable {
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
     Catalog catalog = config.loadCatalog();
-    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), withProcessHooks(config.ledgers()));
     OutputValidator validator = (schema, text) -> {
       try {
         return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
@@ -108,6 +114,37 @@ public final class PlaneRuntime implements AutoCloseable {
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
+  }
+
+  /**
+   * The ledger settings with this process's collaborators where the settings name none: appends
+   * reported to its telemetry's metrics, and its fault hook ({@code CP_FAULT_PAUSE}, test classpath
+   * only). The ledger store itself never reaches for either (issue 21).
+   */
+  static LedgerSettings withProcessHooks(LedgerSettings settings) {
+    LedgerHooks hooks = settings.hooks();
+    if (hooks.observer() == AppendObserver.NONE) {
+      hooks = hooks.withObserver((tier, store, nanos) -> Telemetry.current().metrics().ledgerAppend(tier, store, nanos));
+    }
+    if (hooks.faults() == FaultHook.NONE) {
+      hooks = hooks.withFaults(new FaultHook() {
+        @Override
+        public void at(String point) {
+          FaultPoints.at(point);
+        }
+
+        @Override
+        public boolean armed(String point) {
+          return FaultPoints.armed(point);
+        }
+
+        @Override
+        public void pause(String point) {
+          FaultPoints.pause(point);
+        }
+      });
+    }
+    return settings.withHooks(hooks);
   }
 
   /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */

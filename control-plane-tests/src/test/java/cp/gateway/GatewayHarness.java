@@ -70,13 +70,16 @@ final class GatewayHarness {
   };
 
   final Ledger ledger;
+  /** Makes the ledger's writes fail as a full disk or an immutable file would (test code). */
+  final cp.faults.WriteFaults writeFaults = new cp.faults.WriteFaults();
   final ManualClock clock = new ManualClock(Instant.parse("2026-02-11T09:00:00Z"));
   private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
   final ScriptedProvider provider = new ScriptedProvider(PROVIDER).duringEachCall(() -> clock.advance(CALL_TIME));
   final Gateway gateway;
 
   GatewayHarness(Path dir) {
-    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
+    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE)
+        .withHooks(cp.ledger.LedgerHooks.NONE.withWrites(writeFaults)));
     gateway = gatewayWith(provider);
   }
 

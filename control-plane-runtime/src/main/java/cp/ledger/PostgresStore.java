@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -218,13 +220,54 @@ public final class PostgresStore implements LedgerStore {
     return new LedgerException("cannot " + action + " in the ledger database " + database.redactedUrl() + ": " + why, e);
   }
 
+  /**
+   * Whether the database answers now, within {@link LedgerProblem#PROBE_TIMEOUT}: empty when it
+   * does, else why not (without a password). While the database is known to be lost a fresh
+   * connection is tried outside the pool (whose wait for a connection is longer); otherwise a
+   * pooled connection is validated. Logs the loss and the return once each, like every other call.
+   */
+  Optional<String> unreachable() {
+    int seconds = (int) Math.max(1, LedgerProblem.PROBE_TIMEOUT.toSeconds());
+    try {
+      if (lost.get()) {
+        PGSimpleDataSource direct = new PGSimpleDataSource();
+        direct.setURL(database.url());
+        if (database.user() != null) {
+          direct.setUser(database.user());
+        }
+        if (database.password() != null) {
+          direct.setPassword(database.password());
+        }
+        direct.setConnectTimeout(seconds);
+        direct.setSocketTimeout(seconds);
+        direct.setLoginTimeout(seconds);
+        try (Connection c = direct.getConnection()) {
+          if (!c.isValid(seconds)) {
+            throw new SQLException("the connection does not answer", "08006");
+          }
+        }
+      } else {
+        try (Connection c = pool.getConnection()) {
+          if (!c.isValid(seconds)) {
+            throw new SQLException("the connection does not answer", "08006");
+          }
+        }
+      }
+      reachable();
+      return Optional.empty();
+    } catch (SQLException e) {
+      failed("reach the database", e);
+      return Optional.of(rootMessage(e));
+    }
+  }
+
   void reachable() {
     if (lost.compareAndSet(true, false)) {
       LOG.warn("the ledger database {} is reachable again", database.redactedUrl());
     }
   }
 
-  private static boolean isConnectionProblem(SQLException e) {
+  static boolean isConnectionProblem(SQLException e) {
     return RootCause.chain(e).anyMatch(t -> (t instanceof SQLException s && s.getSQLState() != null
         && (s.getSQLState().startsWith("08") || s.getSQLState().startsWith("57P")))
         || t instanceof java.sql.SQLTransientConnectionException || t instanceof java.net.ConnectException);

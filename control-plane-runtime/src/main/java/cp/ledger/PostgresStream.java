@@ -216,6 +216,28 @@ public final class PostgresStream implements LedgerStream {
     return Optional.empty();
   }
 
+  /**
+   * The cheap check before a paid call: a broken chain as {@link #appendProblem()} finds it, a
+   * database that does not answer within {@link LedgerProblem#PROBE_TIMEOUT} as
+   * {@link LedgerProblem.Kind#UNREACHABLE}; never throws for a lost database.
+   */
+  @Override
+  public Optional<LedgerProblem> writable() {
+    Optional<String> down = store.unreachable();
+    if (down.isPresent()) {
+      return Optional.of(new LedgerProblem(LedgerProblem.Kind.UNREACHABLE, problemName(), down.get()));
+    }
+    try {
+      if (broken != null || !checkedWhole) {
+        return appendProblem();
+      }
+      return Optional.empty();
+    } catch (LedgerException e) {
+      return Optional.of(new LedgerProblem(LedgerProblem.Kind.UNREACHABLE, problemName(),
+          PostgresStore.rootMessage(e)));
+    }
+  }
+
   @Override
   public Optional<String> repair() {
     return repairs.repair();

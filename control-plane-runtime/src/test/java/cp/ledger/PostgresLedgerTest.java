@@ -83,11 +83,23 @@ class PostgresLedgerTest {
       assertTrue(LedgerProblem.of(lost).isEmpty(), "a lost database is not an unwritable ledger: Temporal retries it");
       assertTrue(lost.getMessage().contains("jdbc:postgresql://localhost:" + port), lost.getMessage());
       assertThrows(LedgerException.class, hot::appendProblem, "the gateway pays for nothing it cannot record");
+      // The cheap probe the gateway calls before it pays: a problem, not an exception, within its timeout.
+      for (int probe = 0; probe < 2; probe++) {
+        long t0 = System.nanoTime();
+        LedgerProblem down = hot.writable().orElseThrow();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(LedgerProblem.Kind.UNREACHABLE, down.kind(), down.message());
+        assertTrue(down.transientProblem(), "retried once the database is back");
+        assertTrue(ms < LedgerProblem.PROBE_TIMEOUT.toMillis() + 1_000, "answered in " + ms + " ms");
+        assertTrue(down.message().startsWith("HOT ledger HOT/ledger/postgresql cannot be written: the ledger database"
+            + " does not answer"), down.message());
+      }
 
       pg = start(data, port);
       String id = retried(() -> hot.write(entry(3)));
       assertEquals(id, hot.write(entry(3)), "the retry after the restart wrote it once");
       hot.write(entry(4));
+      assertEquals(java.util.Optional.empty(), hot.writable(), "writable again once the database is back");
       assertEquals(5, hot.size(), "nothing lost, nothing twice");
       assertTrue(hot.verify().ok(), hot.verify().reason());
     } finally {

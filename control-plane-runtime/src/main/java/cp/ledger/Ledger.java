@@ -123,7 +123,7 @@ public final class Ledger implements LedgerStream {
   private void load() {
     try {
       file = LedgerFile.open(path);
-      head = HeadSidecar.open(path);
+      head = HeadSidecar.open(path, options.key());
     } catch (IOException e) {
       throw new LedgerException("cannot open ledger " + path + ": " + e.getMessage(), e);
     }
@@ -328,10 +328,52 @@ public final class Ledger implements LedgerStream {
 
   // ---------------------------------------------------------------- verify / repair
 
-  /** Walks the file on disk from the first line and reports the first bad line, if any. */
+  /**
+   * Walks the file on disk from the first line and reports the first bad line, if any. Reads only:
+   * it does not catch up first (which would recover another process's torn tail), so a torn tail
+   * is reported as it is on disk.
+   */
   @Override
   public VerifyResult verify() {
-    return locked("verify", this::verifyLocked);
+    boolean interrupted = Thread.interrupted(); // see append(): interrupted I/O would close the channel
+    lock.lock();
+    try (FileLock held = file.lock()) {
+      assert held.isValid();
+      return verifyLocked();
+    } catch (IOException e) {
+      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      lock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Verifies the ledger file at {@code path} without opening it for writing (a read-only channel
+   * under a shared file lock; nothing is created, recovered or moved): what {@code cpctl ledger
+   * verify} runs. A ledger open in this JVM is verified through its instance (same file lock).
+   *
+   * @param headRequired false for a file that has no {@code .head} by design (an export)
+   */
+  public static VerifyResult verifyFile(Path path, LedgerOptions options, boolean headRequired) {
+    Ledger open = OpenLedgers.peek(path);
+    if (open != null && headRequired) {
+      return open.verify();
+    }
+    boolean interrupted = Thread.interrupted();
+    try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
+      assert held.isValid();
+      return headRequired ? LedgerRepair.verify(f, path, options, Clock.systemUTC())
+          : LedgerRepair.verifyHeadless(f, path, options, Clock.systemUTC());
+    } catch (IOException e) {
+      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private VerifyResult verifyLocked() throws IOException {
@@ -357,16 +399,21 @@ public final class Ledger implements LedgerStream {
    */
   @Override
   public Optional<String> repair() {
-    return repairFile().map(Path::toString);
+    return repairLocked().map(p -> p.isEmpty() ? LedgerRepair.NOTHING_MOVED : p.get().toString());
   }
 
-  /** {@link #repair()}, returning the quarantine file. */
+  /** {@link #repair()}, returning the quarantine file (empty when the chain was intact, or nothing was moved). */
   public Optional<Path> repairFile() {
-    Optional<Path> quarantined = locked("repair", () -> {
+    return repairLocked().flatMap(p -> p);
+  }
+
+  /** Empty when intact; else the quarantine file, empty when only the {@code .head} was rewritten. */
+  private Optional<Optional<Path>> repairLocked() {
+    Optional<Optional<Path>> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
       if (bad.ok() || bad.kind() == VerifyResult.Kind.UNKEYED) {
         // Not keyed yet is not damage: the next append with the key adopts the ledger (KeyedChain).
-        return Optional.<Path>empty();
+        return Optional.<Optional<Path>>empty();
       }
       if (bad.keyProblem()) {
         // Without the right key nothing can be told apart from tampering, so nothing is moved.
@@ -374,9 +421,10 @@ public final class Ledger implements LedgerStream {
       }
       Path quarantine = LedgerRepair.quarantineFrom(file, path, bad, clock, () -> {
         head.reset();
-        rescan();
+        commit.reset();
+        loader.rescan(true);
       }, appender::append);
-      return Optional.of(quarantine);
+      return Optional.of(Optional.ofNullable(quarantine));
     });
     if (quarantined.isPresent()) {
       // The LEDGER_REPAIRED entry is flushed the way write() flushes, which also records it as durable.

@@ -22,14 +22,22 @@ import org.slf4j.LoggerFactory;
 final class LedgerRepair {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
 
-  /** What a repair moved aside. */
+  /** What a repair moved aside: the quarantine file, or null when nothing was moved. */
   record Quarantine(Path file, int bytes) {}
+
+  /** What {@code repair} returns when it moved no line (only the {@code .head} sidecar was rewritten). */
+  static final String NOTHING_MOVED = "nothing moved: the .head sidecar was rewritten from the ledger";
 
   private LedgerRepair() {}
 
   /** The first bad line of the file on disk, or OK with its line count. */
   static VerifyResult verify(LedgerFile file, Path path, LedgerOptions options, Clock clock) throws IOException {
     return new LedgerLoader(file, path, options, clock, null).verifyFromStart();
+  }
+
+  /** {@link #verify} of a file that has no {@code .head} by design (an export). */
+  static VerifyResult verifyHeadless(LedgerFile file, Path path, LedgerOptions options, Clock clock) throws IOException {
+    return new LedgerLoader(file, path, options, clock, null, false).verifyFromStart();
   }
 
   /** Work on the ledger that may fail with an I/O error. */
@@ -45,7 +53,7 @@ final class LedgerRepair {
   /**
    * The repair of a chain broken at {@code bad}: moves the bad lines aside, lets the ledger read
    * itself again ({@code reload}), and appends LEDGER_REPAIRED saying what was moved. Returns the
-   * quarantine file.
+   * quarantine file, or null when there was no line to move (a {@code .head} problem).
    */
   static Path quarantineFrom(LedgerFile file, Path path, VerifyResult bad, Clock clock, Step reload, Append append)
       throws IOException {
@@ -54,13 +62,16 @@ final class LedgerRepair {
     ObjectNode meta = Json.object()
         .put(LedgerKeys.FIRST_BAD_LINE, bad.firstBadLine())
         .put(LedgerKeys.PROBLEM, bad.reason())
-        .put("quarantined_bytes", moved.bytes())
-        .put(LedgerKeys.QUARANTINE, moved.file().getFileName().toString());
+        .put("quarantined_bytes", moved.bytes());
+    if (moved.file() != null) {
+      meta.put(LedgerKeys.QUARANTINE, moved.file().getFileName().toString());
+    }
     append.append(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
         .submissionId(path.getFileName().toString())
         .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
         .metadata(meta).build());
-    LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), moved.file());
+    LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(),
+        moved.file() == null ? "nowhere (none there)" : moved.file());
     return moved.file();
   }
 
@@ -68,6 +79,9 @@ final class LedgerRepair {
   static Quarantine quarantineFrom(LedgerFile file, Path path, long firstBadLine, Clock clock) throws IOException {
     long cutAt = offsetOfLine(file, firstBadLine);
     long size = file.size();
+    if (cutAt >= size) {
+      return new Quarantine(null, 0);
+    }
     Path quarantine = path.resolveSibling(path.getFileName() + ".quarantine-" + clock.millis());
     byte[] moved = new byte[(int) Math.max(0, size - cutAt)];
     file.readFully(ByteBuffer.wrap(moved), cutAt);

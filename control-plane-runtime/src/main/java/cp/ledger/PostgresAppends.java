@@ -36,10 +36,10 @@ final class PostgresAppends {
 
   /** The one statement of {@link #fastAppend}: the key looked up, the head moved on only if it is still ours, the row. */
   private static final String FAST_APPEND = "WITH k AS (SELECT entry_id FROM ledger_entry WHERE stream = ? AND"
-      + " idempotency_key = ?), h AS (UPDATE ledger_stream SET entries = ?, last_hash = ?, updated_at = now()"
+      + " idempotency_key = ?), h AS (UPDATE ledger_stream SET entries = ?, last_hash = ?, head_mac = ?, updated_at = now()"
       + " WHERE stream = ? AND entries = ? AND last_hash = ? AND NOT EXISTS (SELECT 1 FROM k) RETURNING stream),"
-      + " i AS (INSERT INTO ledger_entry (stream, seq, entry_id, ts, event_type, session_id, work_order_id,"
-      + " idempotency_key, prev_hash, hash, body) SELECT stream, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM h RETURNING entry_id)"
+      + " i AS (INSERT INTO ledger_entry (stream, seq, " + PostgresRows.ENTRY_COLUMNS + ") SELECT stream, ?, "
+      + PostgresRows.ENTRY_VALUES + " FROM h RETURNING entry_id)"
       + " SELECT (SELECT entry_id FROM k), (SELECT entry_id FROM i)";
 
   private final PostgresStream stream;
@@ -163,6 +163,7 @@ final class PostgresAppends {
       ps.setString(i++, key);
       ps.setLong(i++, h.entries + 1);
       ps.setString(i++, hash);
+      ps.setString(i++, head.mac(h.entries + 1, hash));
       ps.setString(i++, id.label());
       ps.setLong(i++, h.entries);
       ps.setString(i++, h.lastHash);
@@ -199,9 +200,18 @@ final class PostgresAppends {
     }
   }
 
+  /** The entry's time: its own (an ISO-8601 instant, as the column needs) or now. */
   private String timestampOf(LedgerEntry entry) {
-    return entry.timestamp() != null ? entry.timestamp()
-        : store.clock().instant().truncatedTo(ChronoUnit.MICROS).toString();
+    if (entry.timestamp() == null) {
+      return store.clock().instant().truncatedTo(ChronoUnit.MICROS).toString();
+    }
+    try {
+      java.time.Instant.parse(entry.timestamp());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new LedgerException("entry timestamp '" + entry.timestamp() + "' is not an ISO-8601 instant"
+          + " (e.g. 2026-11-23T10:00:00.123456Z); nothing was written");
+    }
+    return entry.timestamp();
   }
 
   private static void fail(List<Pending> batch, RuntimeException e) {

@@ -20,6 +20,8 @@ final class PostgresHead {
     long entries;
     String lastHash;
     boolean lastKeyed;
+    /** The head row's stored MAC, as read ({@link #read}); not kept up to date by appends. */
+    String mac;
 
     State copy() {
       State s = new State();
@@ -34,9 +36,25 @@ final class PostgresHead {
   record LastRow(long seq, String hash, boolean keyed) {}
 
   private final StreamId id;
+  /** The chain key: with one, every head row written carries {@code head_mac}; null for an unkeyed store. */
+  private final ChainKey key;
 
-  PostgresHead(StreamId id) {
+  PostgresHead(StreamId id, ChainKey key) {
     this.id = id;
+    this.key = key;
+  }
+
+  /**
+   * The head row's MAC under {@code key}: HMAC-SHA256 over the stream, its length and last hash, so
+   * a head row "fixed" to match rows deleted from the end cannot be written without the key.
+   */
+  static String mac(ChainKey key, StreamId id, long entries, String lastHash) {
+    return key == null ? null : key.macHex("ledger_stream\n" + id.label() + "\n" + entries + "\n" + lastHash);
+  }
+
+  /** {@link #mac} of this stream under this store's key (null without one). */
+  String mac(long entries, String lastHash) {
+    return mac(key, id, entries, lastHash);
   }
 
   /** Creates the head row (0 entries, the genesis hash) unless it exists. */
@@ -54,7 +72,7 @@ final class PostgresHead {
   /** The head row, locked for this transaction ({@code SELECT ... FOR UPDATE}). */
   State lock(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
-        "SELECT entries, last_hash FROM ledger_stream WHERE stream = ? FOR UPDATE")) {
+        "SELECT entries, last_hash, head_mac FROM ledger_stream WHERE stream = ? FOR UPDATE")) {
       ps.setString(1, id.label());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -63,6 +81,7 @@ final class PostgresHead {
         State h = new State();
         h.entries = rs.getLong(1);
         h.lastHash = rs.getString(2);
+        h.mac = rs.getString(3);
         return h;
       }
     }
@@ -87,24 +106,47 @@ final class PostgresHead {
   /** Moves the locked head row to {@code h}: the one UPDATE of the head under its lock. */
   void move(Connection c, State h) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
-        "UPDATE ledger_stream SET entries = ?, last_hash = ?, updated_at = now() WHERE stream = ?")) {
+        "UPDATE ledger_stream SET entries = ?, last_hash = ?, head_mac = ?, updated_at = now() WHERE stream = ?")) {
       ps.setLong(1, h.entries);
       ps.setString(2, h.lastHash);
-      ps.setString(3, id.label());
+      ps.setString(3, mac(h.entries, h.lastHash));
+      ps.setString(4, id.label());
       ps.executeUpdate();
     }
   }
 
-  /** The head row without a lock: {@code (0, genesis)} when the stream has none. */
+  /**
+   * With a key: why the head row's MAC does not vouch for it (missing, or not its own), or null
+   * when it does; always null without a key.
+   */
+  String macProblem(State h, String storedMac) {
+    if (key == null || (h.entries == 0 && storedMac == null)) {
+      return null;
+    }
+    if (storedMac == null) {
+      return "the head record (" + h.entries + " entries) carries no MAC under " + ChainKey.VARIABLE + " (written"
+          + " without the key or before this version, or changed outside the ledger); 'cpctl ledger repair' checks"
+          + " the chain and authenticates it";
+    }
+    if (!storedMac.equals(mac(h.entries, h.lastHash))) {
+      return "the head record (" + h.entries + " entries, hash " + abbrev(h.lastHash) + ") does not carry its MAC:"
+          + " it was changed outside the ledger (rows deleted from the end and the head fixed?)";
+    }
+    return null;
+  }
+
+  /** The head row without a lock: {@code (0, genesis)} when the stream has none; its MAC in {@link State#mac}. */
   State read(Connection c) throws SQLException {
     State h = new State();
     h.lastHash = ChainCodec.GENESIS;
-    try (PreparedStatement ps = c.prepareStatement("SELECT entries, last_hash FROM ledger_stream WHERE stream = ?")) {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT entries, last_hash, head_mac FROM ledger_stream WHERE stream = ?")) {
       ps.setString(1, id.label());
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
           h.entries = rs.getLong(1);
           h.lastHash = rs.getString(2);
+          h.mac = rs.getString(3);
         }
       }
     }

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The explicit repair of one PostgreSQL stream ({@code cpctl ledger repair}): moves every row from
  * the first bad one on to {@code ledger_quarantine} (nothing is deleted without a copy), moves the
- * head back to the last good row, and appends LEDGER_REPAIRED saying what was moved.
+ * head back to the last good row, and appends LEDGER_REPAIRED saying what was moved. Its
+ * transaction is the one the append-only triggers let through ({@code SET LOCAL cp.ledger_repair}).
  *
  * <p>Thread-safety: holds the stream's committer lock for the whole repair, and the head row's
  * lock inside its transaction, so no append of this or another process interleaves.
@@ -52,6 +53,10 @@ final class PostgresRepair {
         c.setAutoCommit(false);
         try {
           head.lock(c);
+          try (PreparedStatement ps = c.prepareStatement("SET LOCAL cp.ledger_repair = 'on'")) {
+            // The append-only triggers (V2) let this transaction, and only it, move rows aside and the head back.
+            ps.execute();
+          }
           long rid;
           try (PreparedStatement ps = c.prepareStatement("SELECT nextval('ledger_repair_id')");
               ResultSet rs = ps.executeQuery()) {

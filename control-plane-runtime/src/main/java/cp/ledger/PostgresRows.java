@@ -21,8 +21,11 @@ final class PostgresRows {
   /** Rows fetched per round trip by readers that may stop early or read a long stream. */
   static final int FETCH_ROWS = 256;
   /** The columns after {@code stream, seq} of an inserted row, in order. */
-  private static final String ENTRY_COLUMNS = "entry_id, ts, event_type, session_id, work_order_id, idempotency_key,"
+  static final String ENTRY_COLUMNS = "entry_id, ts, event_type, session_id, work_order_id, idempotency_key,"
       + " prev_hash, hash, body";
+
+  /** The placeholders of {@link #ENTRY_COLUMNS}, bound by {@link #bindEntry}: the time is cast to timestamptz. */
+  static final String ENTRY_VALUES = "?, CAST(? AS timestamptz), ?, ?, ?, ?, ?, ?, ?";
 
   private PostgresRows() {}
 
@@ -45,7 +48,7 @@ final class PostgresRows {
    */
   static boolean insert(Connection c, StreamId id, long seq, LedgerEntry e, String body) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_entry (stream, seq, " + ENTRY_COLUMNS
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (stream, idempotency_key) DO NOTHING")) {
+        + ") VALUES (?, ?, " + ENTRY_VALUES + ") ON CONFLICT (stream, idempotency_key) DO NOTHING")) {
       ps.setString(1, id.label());
       ps.setLong(2, seq);
       bindEntry(ps, 3, e, body);
@@ -134,8 +137,11 @@ final class PostgresRows {
         }
       }
     } finally {
-      c.commit();
-      c.setAutoCommit(auto);
+      if (auto) {
+        // Only a transaction of its own ends here; a caller's (an append's, holding the head lock) goes on.
+        c.commit();
+        c.setAutoCommit(true);
+      }
     }
   }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
-import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PostgresStore implements LedgerStore {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
-  /** Flyway migrations of the ledger schema (kept apart from any other schema in the database). */
-  static final String MIGRATIONS = "classpath:db/ledger";
   /**
    * Connections per pool (a process has two: durable and lazy commits): a worker runs a handful of activities at once and each append or read
    * holds one connection for one short transaction; more would only queue inside PostgreSQL.
@@ -72,9 +69,11 @@ public final class PostgresStore implements LedgerStore {
   public static PostgresStore open(LedgerDatabase database, LedgerSettings settings) {
     HikariDataSource pool = pool(database, "cp-ledger", null);
     try {
-      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("ledger_schema_history")
-          .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-    } catch (RuntimeException e) {
+      LedgerSchema.prepare(pool, database.migration(), database.redactedUrl());
+    } catch (LedgerStoreUnavailableException e) {
+      pool.close();
+      throw e;
+    } catch (SQLException | RuntimeException e) {
       pool.close();
       throw new LedgerStoreUnavailableException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
           + rootMessage(e), e);
@@ -173,13 +172,10 @@ public final class PostgresStore implements LedgerStore {
     return out;
   }
 
-  /**
-   * Every stream's head is in {@code ledger_stream} beside its rows and {@code verify} compares
-   * them, so there are no heads kept in other streams to check.
-   */
+  /** The heads the streams record of each other, and those pinned, against the rows ({@link PostgresHeads}). */
   @Override
-  public List<HeadCheckpoint.Finding> crossCheck() {
-    return List.of();
+  public List<HeadCheckpoint.Finding> crossCheck(List<ExpectedHead> expected) {
+    return PostgresHeads.crossCheck(this, expected);
   }
 
   @Override

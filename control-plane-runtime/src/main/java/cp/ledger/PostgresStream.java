@@ -47,7 +47,7 @@ public final class PostgresStream implements LedgerStream {
     this.store = store;
     this.id = id;
     this.options = options;
-    this.head = new PostgresHead(id);
+    this.head = new PostgresHead(id, options.key());
     this.appends = new PostgresAppends(this, store, id, options, head);
     this.verifier = new PostgresVerifier(id, options, head);
     this.repairs = new PostgresRepair(this, store, id, head, appends);
@@ -78,7 +78,7 @@ public final class PostgresStream implements LedgerStream {
     boolean interrupted = Thread.interrupted();
     long start = System.nanoTime();
     try {
-      Appended written = appends.append(entry);
+      Appended written = appends.append(PostgresHeads.augment(store, id, entry));
       // Committed, not yet acknowledged to the caller (outside the commit lock, so a pause here holds no one up).
       options.hooks().faults().at(LedgerHooks.point(LedgerHooks.LEDGER_WRITTEN, entry.eventType()));
       options.hooks().observer().appended(id.tier().wireName(), STORE, System.nanoTime() - start);
@@ -106,7 +106,10 @@ public final class PostgresStream implements LedgerStream {
     h.lastKeyed = last.keyed();
     created = true;
     VerifyResult bad = null;
-    if (last.seq() != h.entries || !last.hash().equals(h.lastHash)) {
+    String macProblem = head.macProblem(h, h.mac);
+    if (macProblem != null) {
+      bad = VerifyResult.bad(h.entries, h.entries + 1, macProblem);
+    } else if (last.seq() != h.entries || !last.hash().equals(h.lastHash)) {
       long good = Math.min(last.seq(), h.entries);
       bad = VerifyResult.bad(good, good + 1, "the head record (" + h.entries + " entries, hash "
           + PostgresHead.abbrev(h.lastHash) + ") does not match the last row (seq " + last.seq() + ", hash "

@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Objects;
 
 /**
@@ -36,7 +38,7 @@ final class PostgresVerifier {
       String lastHash = ChainCodec.GENESIS;
       long n = 0;
       try (PreparedStatement ps = c.prepareStatement("SELECT seq, entry_id, event_type, session_id, work_order_id,"
-          + " idempotency_key, prev_hash, hash, body FROM ledger_entry WHERE stream = ? ORDER BY seq")) {
+          + " idempotency_key, prev_hash, hash, body, ts FROM ledger_entry WHERE stream = ? ORDER BY seq")) {
         ps.setFetchSize(PostgresRows.FETCH_ROWS);
         ps.setString(1, id.label());
         try (ResultSet rs = ps.executeQuery()) {
@@ -78,11 +80,18 @@ final class PostgresVerifier {
       if (keyProblem != null) {
         return keyProblem;
       }
+      String headMac = head.macProblem(h, h.mac);
+      if (headMac != null && n > 0) {
+        return VerifyResult.bad(n, n + 1, headMac);
+      }
       VerifyResult unkeyed = keyed.unkeyedUnderKey(options.key(), n);
       return unkeyed != null ? unkeyed : VerifyResult.ok(n);
     } finally {
-      c.commit();
-      c.setAutoCommit(auto);
+      if (auto) {
+        // Only a transaction of its own ends here; a caller's (an append's, holding the head lock) goes on.
+        c.commit();
+        c.setAutoCommit(true);
+      }
     }
   }
 
@@ -90,6 +99,14 @@ final class PostgresVerifier {
     return Objects.equals(e.entryId(), rs.getString(2)) && Objects.equals(e.eventType(), rs.getString(3))
         && Objects.equals(e.sessionId(), rs.getString(4)) && Objects.equals(e.workOrderId(), rs.getString(5))
         && Objects.equals(e.idempotencyKey(), rs.getString(6)) && Objects.equals(e.prevHash(), rs.getString(7))
-        && Objects.equals(e.hash(), rs.getString(8));
+        && Objects.equals(e.hash(), rs.getString(8)) && sameInstant(e.timestamp(), rs.getObject(10, OffsetDateTime.class));
+  }
+
+  private static boolean sameInstant(String hashed, OffsetDateTime column) {
+    try {
+      return column != null && hashed != null && Instant.parse(hashed).equals(column.toInstant());
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 }

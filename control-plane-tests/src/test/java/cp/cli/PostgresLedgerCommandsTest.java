@@ -55,7 +55,7 @@ class PostgresLedgerCommandsTest {
   void tamperedRow_isNamedByVerify_andRepairQuarantinesIt() {
     LedgerDatabase db = TestPostgres.freshDatabase();
     CliHarness.chat(env(home, db));
-    TestPostgres.sql(db, "UPDATE ledger_entry SET body = replace(body, '\"reason\":\"', '\"reason\":\"edited: ')"
+    TestPostgres.tamper(db, "UPDATE ledger_entry SET body = replace(body, '\"reason\":\"', '\"reason\":\"edited: ')"
         + " WHERE stream = 'hot' AND seq = 2");
     var verify = run(env(other, db), "ledger", "verify");
     assertEquals(Cpctl.FAILED, verify.code(), verify::describe);

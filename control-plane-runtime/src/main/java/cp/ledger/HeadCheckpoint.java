@@ -129,6 +129,19 @@ public final class HeadCheckpoint {
   /** The JSONL files of a plane, named by their path under the root. */
   private record FileView(PlaneLayout layout) implements HeadClaims.View {
     @Override
+    public String canonical(String recorded) {
+      if (recorded.endsWith(".jsonl")) {
+        return recorded;
+      }
+      try {
+        StreamId id = StreamId.parse(recorded);
+        return name(layout, layout.ledgerPath(id.tier(), id.agentClass()));
+      } catch (IllegalArgumentException e) {
+        return recorded;
+      }
+    }
+
+    @Override
     public StreamId id(String name) {
       return PlaneLayout.fileOf(layout.root().resolve(name)).map(f -> new StreamId(f.tier(), f.agentClass()))
           .orElse(null);

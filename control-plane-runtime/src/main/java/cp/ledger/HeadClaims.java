@@ -26,6 +26,12 @@ import java.util.TreeSet;
 final class HeadClaims {
   /** How a store's streams are read for the check. Names are what the claims use (a path, a stream label). */
   interface View {
+    /**
+     * The name this view reads a claim's stream by: a head recorded under the other store's name
+     * (a JSONL path in entries copied into PostgreSQL by {@code cpctl ledger migrate}) is the same stream.
+     */
+    String canonical(String recorded);
+
     /** The stream a claim's name means, or null when the name is no stream of the plane. */
     StreamId id(String name);
 
@@ -85,11 +91,16 @@ final class HeadClaims {
 
   /** Every stream that contradicts a live claim, once each. */
   List<HeadCheckpoint.Finding> check(View view) {
+    Map<String, List<Claim>> byStream = new LinkedHashMap<>();
+    claims.forEach((name, list) -> byStream.computeIfAbsent(view.canonical(name), k -> new ArrayList<>()).addAll(list));
+    Map<String, List<Repair>> repairsByStream = new HashMap<>();
+    repairs.forEach((name, list) -> repairsByStream.computeIfAbsent(view.canonical(name), k -> new ArrayList<>())
+        .addAll(list));
     List<HeadCheckpoint.Finding> out = new ArrayList<>();
-    for (Map.Entry<String, List<Claim>> e : claims.entrySet()) {
+    for (Map.Entry<String, List<Claim>> e : byStream.entrySet()) {
       String stream = e.getKey();
       List<Claim> live = e.getValue().stream().filter(c -> c.entries() > 0
-          && repairs.getOrDefault(stream, List.of()).stream().noneMatch(r -> supersedes(r, c))).toList();
+          && repairsByStream.getOrDefault(stream, List.of()).stream().noneMatch(r -> supersedes(r, c))).toList();
       if (live.isEmpty()) {
         continue;
       }

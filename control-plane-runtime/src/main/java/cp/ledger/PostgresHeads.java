@@ -86,6 +86,16 @@ final class PostgresHeads {
 
   /** The streams of the database, named by their labels. */
   private record RowView(PostgresStore store) implements HeadClaims.View {
+    /** A JSONL path ({@code HO1/ledger/worker.jsonl}, in entries migrated from files) as its stream label. */
+    @Override
+    public String canonical(String recorded) {
+      if (!recorded.endsWith(".jsonl")) {
+        return recorded;
+      }
+      return PlaneLayout.fileOf(java.nio.file.Path.of("/plane").resolve(recorded))
+          .map(f -> new StreamId(f.tier(), f.agentClass()).label()).orElse(recorded);
+    }
+
     @Override
     public StreamId id(String name) {
       try {

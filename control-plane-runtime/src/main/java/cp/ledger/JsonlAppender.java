@@ -97,6 +97,22 @@ final class JsonlAppender {
     return new LedgerStream.Appended(id, hash);
   }
 
+  /**
+   * Appends what torn tails proved ({@link TornTail}) where the tails were, and forces it to disk
+   * (a rare path: a process died mid-write). Nothing is appended to a broken chain.
+   */
+  void appendRecovered(java.util.List<LedgerEntry> torn) throws IOException {
+    for (LedgerEntry e : torn) {
+      if (loader.broken() == null) {
+        LedgerStream.Appended a = append(e);
+        LOG.warn("ledger {}: recorded the torn {} entry as {}", path, e.eventType(), a.entryId());
+      }
+    }
+    if (!torn.isEmpty()) {
+      file.force(false);
+    }
+  }
+
   /** Writes one line at {@code at}; a refused write is cut back off and reported as the problem it is. */
   private void writeLine(String eventType, byte[] line, long at) throws IOException {
     FaultHook faults = options.hooks().faults();

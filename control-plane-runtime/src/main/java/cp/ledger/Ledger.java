@@ -1,11 +1,9 @@
 package cp.ledger;
 
-import cp.model.Json;
 import java.io.IOException;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -14,38 +12,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An append-only, hash-chained JSONL ledger file.
+ * An append-only, hash-chained JSONL ledger file: every line one {@link LedgerEntry} whose hash
+ * covers its canonical form and {@code prev_hash}; a {@code .head} sidecar records the acknowledged
+ * length; writes are idempotent by {@code idempotency_key}; with a {@link ChainKey} the chain is
+ * keyed ({@link KeyedChain}); boundary entries carry the other ledgers' heads ({@link HeadCheckpoint}).
  *
- * <p>Every line is one {@link LedgerEntry} whose {@code hash} covers its canonical form
- * including {@code prev_hash}, so editing, deleting or reordering a line breaks the chain at
- * that line; a {@code .head} sidecar records the acknowledged length so a deleted tail is
- * caught too. Writes are idempotent by {@code idempotency_key}: a retried activity that writes
- * the same event again gets the first entry's id back and the file does not grow.
+ * <p>A torn final line (a crash mid-write) is recovered under the file lock when the file is opened
+ * or caught up: completed if it is an intact entry lacking only its newline, otherwise cut, kept in a
+ * {@code .torn-*} file, and what it proves recorded in its place ({@link TornTail}). A cut line the
+ * head counts, a bad head, or a chain broken anywhere else is damage: appends are refused with
+ * {@link LedgerCorruptException} until {@link #repair()}.
  *
- * <p>Concurrency: one instance per file per JVM ({@link #open} shares it), a lock for threads,
- * and an exclusive file lock around every operation for other processes, which catches this
- * process up on lines they appended before it reads or writes. A torn final line (a crash in
- * the middle of a write) is repaired under that lock when the file is opened or caught up:
- * completed if it is an intact entry that only lacks its newline, otherwise cut off and kept in
- * a {@code .torn-*} file. A cut final line that the head counts was acknowledged, so it is
- * damage, not a torn write: it stays in place and the chain counts as broken. A chain that is
- * broken anywhere else is never extended: writes fail with {@link LedgerCorruptException} until
- * {@link #repair()} quarantines the bad lines.
- *
- * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
- * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
- *
- * <p>This class is the coordinator: it holds the locks, and leaves each job to a part of its own:
- * {@link JsonlAppender} (the append path), {@link LedgerFile} (the segment file: positional I/O,
- * fsync, the file lock), {@link LedgerLoader} (scan, torn-tail recovery, index, catch-up),
- * {@link HeadSidecar} (the {@code .head} file and the published head), {@link GroupCommit}
- * (durability), {@link LedgerRepair} (verify and quarantine), {@link AppendProblems} (the write
- * probe and its log) and {@link OpenLedgers} (one instance per file per JVM). Its collaborators
- * (metrics, fault points, write checks) come in with the options ({@link LedgerHooks}).
+ * <p>This class is the coordinator: it holds the locks and leaves each job to a part of its own:
+ * {@link JsonlAppender} (appends), {@link JsonlReads} (readers), {@link LedgerFile} (positional
+ * I/O, fsync, the file lock), {@link LedgerLoader} (scan, torn tails, index, catch-up),
+ * {@link HeadSidecar} (the {@code .head}), {@link GroupCommit} (durability), {@link LedgerRepair}
+ * (verify and quarantine), {@link AppendProblems} (the write probe) and {@link OpenLedgers} (one
+ * instance per file per JVM). Its collaborators come in with the options ({@link LedgerHooks}).
  *
  * <p>Thread-safety: safe for any number of threads and processes. Every operation runs under
- * {@link #lock} and the file lock, after catching up; an fsync of {@code FSYNC_EACH} runs after
- * them ({@link GroupCommit}); a thread's interrupt flag is set aside while it does I/O and restored.
+ * {@link #lock} and the exclusive file lock, after catching up with other processes' appends; an
+ * fsync of {@code FSYNC_EACH} runs after them ({@link GroupCommit}); a thread's interrupt flag is
+ * set aside while it does I/O and restored.
  */
 public final class Ledger implements LedgerStream {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
@@ -63,6 +51,7 @@ public final class Ledger implements LedgerStream {
   private LedgerLoader loader;
   private GroupCommit commit;
   private JsonlAppender appender;
+  private JsonlReads reads;
   private final AppendProblems problems;
   /** The id and hash of the entry appended last, whichever thread appended it ({@link #hashOf}). */
   private volatile Appended lastAppended;
@@ -130,16 +119,23 @@ public final class Ledger implements LedgerStream {
     loader = new LedgerLoader(file, path, options, clock, head);
     commit = new GroupCommit(path, file, options);
     appender = new JsonlAppender(path, options, clock, file, loader, commit, problems);
+    reads = new JsonlReads(file, loader);
     lock.lock();
     try (FileLock held = file.lock()) {
       assert held.isValid();
       rescan();
+      recordTorn();
     } catch (IOException e) {
       throw new LedgerException("cannot read ledger " + path + ": " + e.getMessage(), e);
     } finally {
       lock.unlock();
     }
     commit.start();
+  }
+
+  /** Appends what torn tails cut on open or catch-up proved ({@link TornTail}). Caller holds both locks. */
+  private void recordTorn() throws IOException {
+    appender.appendRecovered(loader.takeRecovered());
   }
 
   /** Rebuilds all in-memory state from the file. Caller holds both locks. */
@@ -191,6 +187,7 @@ public final class Ledger implements LedgerStream {
     try (FileLock held = file.lock()) {
       assert held.isValid();
       loader.catchUp();
+      recordTorn();
       return work.run();
     } catch (IOException e) {
       throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
@@ -256,50 +253,29 @@ public final class Ledger implements LedgerStream {
     return head.published();
   }
 
-  // ---------------------------------------------------------------- read
+  // ---------------------------------------------------------------- read ({@link JsonlReads})
 
   /** Entries matching the query, in file order. */
   @Override
   public List<LedgerEntry> query(LedgerQuery q) {
-    return locked("read", () -> {
-      List<LedgerEntry> out = new ArrayList<>();
-      for (int row : loader.index().select(q)) {
-        out.add(readRow(loader.index().row(row)));
-      }
-      return out;
-    });
+    return locked("read", () -> reads.query(q));
   }
 
-  /**
-   * Visits the entries matching the query newest first, until {@code visitor} returns false. A
-   * reader that wants the latest few entries of a long history (attention reads a session's last
-   * turns on every turn) stops there instead of reading and parsing every line.
-   */
+  /** Newest first, until {@code visitor} returns false (attention reads a session's last turns so). */
   @Override
   public void visitNewestFirst(LedgerQuery q, Predicate<LedgerEntry> visitor) {
     locked("read", () -> {
-      List<Integer> rows = loader.index().select(q);
-      for (int k = rows.size() - 1; k >= 0; k--) {
-        if (!visitor.test(readRow(loader.index().row(rows.get(k))))) {
-          break;
-        }
-      }
+      reads.visitNewestFirst(q, visitor);
       return null;
     });
   }
 
   @Override
   public Optional<LedgerEntry> byId(String entryId) {
-    return locked("read", () -> {
-      Integer row = loader.index().rowOf(entryId);
-      return row == null ? Optional.<LedgerEntry>empty() : Optional.of(readRow(loader.index().row(row)));
-    });
+    return locked("read", () -> reads.byId(entryId));
   }
 
-  /**
-   * The chain hash of entry {@code entryId}: from memory when it is the entry appended last (what
-   * a span asks right after the write, issue 14; {@link #append} returns it too), else read.
-   */
+  /** The chain hash of an entry: from memory for the one appended last (what a span asks), else read. */
   @Override
   public Optional<String> hashOf(String entryId) {
     Appended last = lastAppended;
@@ -309,15 +285,9 @@ public final class Ledger implements LedgerStream {
     return byId(entryId).map(LedgerEntry::hash);
   }
 
-  /** The id already written under an idempotency key, if any. */
   @Override
   public Optional<String> idForKey(String idempotencyKey) {
-    return locked("read", () -> Optional.ofNullable(loader.index().idForKey(idempotencyKey)));
-  }
-
-  private LedgerEntry readRow(LedgerIndex.Row row) throws IOException {
-    byte[] bytes = file.readExactly(row.offset(), row.length());
-    return LedgerEntry.fromJson(Json.MAPPER.readTree(bytes, 0, row.length() - 1));
+    return locked("read", () -> reads.idForKey(idempotencyKey));
   }
 
   /** Number of lines in the ledger (including any bad ones). */
@@ -351,29 +321,13 @@ public final class Ledger implements LedgerStream {
   }
 
   /**
-   * Verifies the ledger file at {@code path} without opening it for writing (a read-only channel
-   * under a shared file lock; nothing is created, recovered or moved): what {@code cpctl ledger
-   * verify} runs. A ledger open in this JVM is verified through its instance (same file lock).
+   * Verifies the ledger file at {@code path} without opening it for writing: what {@code cpctl
+   * ledger verify} runs ({@link LedgerRepair#verifyFile}).
    *
    * @param headRequired false for a file that has no {@code .head} by design (an export)
    */
   public static VerifyResult verifyFile(Path path, LedgerOptions options, boolean headRequired) {
-    Ledger open = OpenLedgers.peek(path);
-    if (open != null && headRequired) {
-      return open.verify();
-    }
-    boolean interrupted = Thread.interrupted();
-    try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
-      assert held.isValid();
-      return headRequired ? LedgerRepair.verify(f, path, options, Clock.systemUTC())
-          : LedgerRepair.verifyHeadless(f, path, options, Clock.systemUTC());
-    } catch (IOException e) {
-      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return LedgerRepair.verifyFile(path, options, headRequired);
   }
 
   private VerifyResult verifyLocked() throws IOException {

@@ -116,17 +116,17 @@ public final class LedgerEntry {
     return v != null && v.isNumber() ? v.asDouble() : 0;
   }
 
-  /** The JSON object written to disk (without {@code hash} when {@code withHash} is false). */
+  /** The JSON object written to disk (without {@code hash} when {@code withHash} is false), in {@link #toAppendJson}'s order. */
   public ObjectNode toJson(boolean withHash) {
     ObjectNode n = Json.object();
     putIfNotNull(n, "entry_id", entryId);
     putIfNotNull(n, "timestamp", timestamp);
     n.put("event_type", eventType);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
     n.put("submission_id", submissionId);
     n.put("decision", decision);
     n.put("reason", reason);
-    n.set("metadata", metadata.deepCopy());
-    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.set("metadata", smallFirst(metadata.deepCopy()));
     putIfNotNull(n, "chain", chain);
     putIfNotNull(n, "key_id", keyId);
     putIfNotNull(n, "prev_hash", prevHash);
@@ -138,25 +138,52 @@ public final class LedgerEntry {
 
   /**
    * The line a ledger appends for this entry, with the id, time and previous hash it assigned,
-   * without the hash. The node shares this entry's metadata instead of copying it: the ledger
-   * only reads it (hashes and writes it) and then drops it.
+   * without the hash. The node shares this entry's metadata values instead of copying them: the
+   * ledger only reads them (hashes and writes them) and then drops the node. The order of the
+   * fields is for a torn write ({@link TornTail}): the id, type and idempotency key first, and
+   * within the metadata every small value (numbers, booleans, short text) before the large ones (a
+   * prompt, a response), so the first bytes of a line that tore still say what it recorded and what
+   * it cost. The hash covers the canonical form (keys sorted), so the order changes no hash.
    */
   ObjectNode toAppendJson(String id, String at, String prev, ChainKey key) {
     ObjectNode n = Json.object();
     n.put("entry_id", id);
     n.put("timestamp", at);
     n.put("event_type", eventType);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
     n.put("submission_id", submissionId);
     n.put("decision", decision);
     n.put("reason", reason);
-    n.set("metadata", metadata);
-    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.set("metadata", smallFirst(metadata));
     if (key != null) {
       n.put("chain", ChainKey.ALGORITHM);
       n.put("key_id", key.id());
     }
     n.put("prev_hash", prev);
     return n;
+  }
+
+  /** Text up to this many characters counts as small in a line's layout (an id, a model name, a short reason). */
+  static final int SMALL_TEXT_CHARS = 200;
+
+  /** {@code meta}'s fields with the small ones first (each group in its own order); the values are shared, not copied. */
+  private static ObjectNode smallFirst(ObjectNode meta) {
+    ObjectNode out = Json.object();
+    meta.properties().forEach(e -> {
+      if (small(e.getValue())) {
+        out.set(e.getKey(), e.getValue());
+      }
+    });
+    meta.properties().forEach(e -> {
+      if (!small(e.getValue())) {
+        out.set(e.getKey(), e.getValue());
+      }
+    });
+    return out;
+  }
+
+  private static boolean small(JsonNode v) {
+    return v.isNumber() || v.isBoolean() || v.isNull() || (v.isTextual() && v.textValue().length() <= SMALL_TEXT_CHARS);
   }
 
   private static void putIfNotNull(ObjectNode n, String field, String value) {

@@ -45,6 +45,8 @@ final class LedgerLoader {
   private LedgerHead.Read headRead = new LedgerHead.Read(LedgerHead.State.ABSENT, null, 0);
   /** Whether a missing or garbage {@code .head} counts as damage (false for an export, which has none). */
   private final boolean headRequired;
+  /** Entries recovered from torn tails, for the owning ledger to append ({@link #takeRecovered}). */
+  private final java.util.List<LedgerEntry> recovered = new java.util.ArrayList<>();
   /** The keyed-chain state of the lines read so far (see {@link ChainKey}). */
   private KeyedChain keyed = new KeyedChain();
 
@@ -94,6 +96,16 @@ final class LedgerLoader {
     knownEnd += row.length();
     lines++;
     lastHash = hash;
+  }
+
+  /** The entries recovered from torn tails since the last call, for the ledger to append where the tails were. */
+  java.util.List<LedgerEntry> takeRecovered() {
+    if (recovered.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<LedgerEntry> out = java.util.List.copyOf(recovered);
+    recovered.clear();
+    return out;
   }
 
   /** Writes the current length and hash to the {@code .head} sidecar. */
@@ -263,7 +275,9 @@ final class LedgerLoader {
       file.truncate(start);
       file.force(true);
       knownEnd = start;
-      LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {})", path, tail.length, start, saved);
+      TornTail.recover(tail, saved).ifPresent(recovered::add);
+      LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {}{})", path, tail.length, start,
+          saved, recovered.isEmpty() ? "; it holds nothing to recover" : "; what it holds is recorded in its place");
     }
     if (broken == null) {
       writeHead();

@@ -5,6 +5,7 @@ import cp.model.EventType;
 import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -73,6 +74,32 @@ final class LedgerRepair {
     LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(),
         moved.file() == null ? "nowhere (none there)" : moved.file());
     return moved.file();
+  }
+
+  /**
+   * Verifies the ledger file at {@code path} without opening it for writing (a read-only channel
+   * under a shared file lock; nothing is created, recovered or moved): what {@code cpctl ledger
+   * verify} runs. A ledger open in this JVM is verified through its instance (same file lock).
+   *
+   * @param headRequired false for a file that has no {@code .head} by design (an export)
+   */
+  static VerifyResult verifyFile(Path path, LedgerOptions options, boolean headRequired) {
+    Ledger open = OpenLedgers.peek(path);
+    if (open != null && headRequired) {
+      return open.verify();
+    }
+    boolean interrupted = Thread.interrupted();
+    try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
+      assert held.isValid();
+      return headRequired ? verify(f, path, options, Clock.systemUTC())
+          : verifyHeadless(f, path, options, Clock.systemUTC());
+    } catch (IOException e) {
+      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Moves the lines from 1-based {@code firstBadLine} to the end into a quarantine file and cuts them off. */

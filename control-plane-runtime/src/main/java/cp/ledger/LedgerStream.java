@@ -60,6 +60,15 @@ public interface LedgerStream extends AutoCloseable {
   /** The id already written under an idempotency key, if any. */
   Optional<String> idForKey(String idempotencyKey);
 
+  /**
+   * The entry recovered from a torn write of the entry keyed {@code idempotencyKey} ({@link TornTail}):
+   * proof that its work was done once already (an LLM call paid for, a tool that ran) although the
+   * entry itself was lost. Empty when there was none (always, for a store whose writes cannot tear).
+   */
+  default Optional<LedgerEntry> tornAttempt(String idempotencyKey) {
+    return idempotencyKey == null ? Optional.empty() : idForKey(TornTail.keyFor(idempotencyKey)).flatMap(this::byId);
+  }
+
   /** The chain hash of entry {@code entryId} (what a trace span carries, issue 14), if the stream has it. */
   default Optional<String> hashOf(String entryId) {
     return byId(entryId).map(LedgerEntry::hash);

@@ -180,6 +180,12 @@ public final class PostgresStream implements LedgerStream {
         idempotencyKey)));
   }
 
+  /** A transaction commits whole or not at all: no write tears here. */
+  @Override
+  public Optional<LedgerEntry> tornAttempt(String idempotencyKey) {
+    return Optional.empty();
+  }
+
   @Override
   public long size() {
     return store.query("count stream " + id.label(), c -> PostgresRows.count(c, id));

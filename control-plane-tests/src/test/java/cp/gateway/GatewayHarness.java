@@ -78,8 +78,13 @@ final class GatewayHarness {
   final Gateway gateway;
 
   GatewayHarness(Path dir) {
+    this(dir, cp.faults.FaultHook.NONE);
+  }
+
+  /** A harness whose ledger passes its fault points to {@code faults} (a test's kill point). */
+  GatewayHarness(Path dir, cp.faults.FaultHook faults) {
     ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE)
-        .withHooks(cp.ledger.LedgerHooks.NONE.withWrites(writeFaults)));
+        .withHooks(cp.ledger.LedgerHooks.NONE.withWrites(writeFaults).withFaults(faults)));
     gateway = gatewayWith(provider);
   }
 

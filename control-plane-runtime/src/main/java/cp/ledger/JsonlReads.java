@@ -42,12 +42,12 @@ final class JsonlReads {
   }
 
   Optional<LedgerEntry> byId(String entryId) throws IOException {
-    Integer row = loader.index().rowOf(entryId);
+    Integer row = loader.index().rowOf(StoredText.clean(entryId));
     return row == null ? Optional.empty() : Optional.of(readRow(loader.index().row(row)));
   }
 
   Optional<String> idForKey(String idempotencyKey) {
-    return Optional.ofNullable(loader.index().idForKey(idempotencyKey));
+    return Optional.ofNullable(loader.index().idForKey(StoredText.clean(idempotencyKey)));
   }
 
   private LedgerEntry readRow(LedgerIndex.Row row) throws IOException {

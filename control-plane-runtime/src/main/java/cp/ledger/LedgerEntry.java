@@ -30,21 +30,29 @@ public final class LedgerEntry {
   private final String keyId;
 
   private LedgerEntry(Builder b) {
-    this.entryId = b.entryId;
-    this.timestamp = b.timestamp;
-    this.eventType = Objects.requireNonNull(b.eventType, "event_type");
+    // An entry built by a writer holds only text every store can hold (StoredText); one read back from a
+    // store keeps its text exactly as stored, so its hash still checks.
+    boolean clean = !b.asStored;
+    this.entryId = text(b.entryId, clean);
+    this.timestamp = text(b.timestamp, clean);
+    this.eventType = text(Objects.requireNonNull(b.eventType, "event_type"), clean);
     if (eventType.isBlank()) {
       throw new IllegalArgumentException("event_type must not be blank");
     }
-    this.submissionId = b.submissionId == null ? "" : b.submissionId;
-    this.decision = b.decision == null ? "" : b.decision;
-    this.reason = b.reason == null ? "" : b.reason;
-    this.metadata = b.metadata == null ? Json.object() : b.metadata.deepCopy();
-    this.idempotencyKey = b.idempotencyKey;
+    this.submissionId = b.submissionId == null ? "" : text(b.submissionId, clean);
+    this.decision = b.decision == null ? "" : text(b.decision, clean);
+    this.reason = b.reason == null ? "" : text(b.reason, clean);
+    this.metadata = b.metadata == null ? Json.object()
+        : clean ? StoredText.cleanCopy(b.metadata) : b.metadata.deepCopy();
+    this.idempotencyKey = text(b.idempotencyKey, clean);
     this.prevHash = b.prevHash;
     this.hash = b.hash;
     this.chain = b.chain;
     this.keyId = b.keyId;
+  }
+
+  private static String text(String s, boolean clean) {
+    return clean ? StoredText.clean(s) : s;
   }
 
   public static Builder builder(String eventType) {
@@ -201,7 +209,7 @@ public final class LedgerEntry {
     if (meta != null && !meta.isNull() && !meta.isObject()) {
       throw new IllegalArgumentException("metadata must be a JSON object");
     }
-    return new Builder()
+    return new Builder().asStored()
         .entryId(Json.text(n, "entry_id", null))
         .timestamp(Json.text(n, "timestamp", null))
         .eventType(Json.text(n, "event_type", null))
@@ -246,6 +254,13 @@ public final class LedgerEntry {
     private String hash;
     private String chain;
     private String keyId;
+    /** Read back from a store: its text is kept exactly as stored (see {@link StoredText}). */
+    private boolean asStored;
+
+    Builder asStored() {
+      asStored = true;
+      return this;
+    }
 
     public Builder entryId(String v) { entryId = v; return this; }
     public Builder timestamp(String v) { timestamp = v; return this; }

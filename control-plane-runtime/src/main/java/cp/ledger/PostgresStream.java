@@ -168,7 +168,11 @@ public final class PostgresStream implements LedgerStream {
 
   @Override
   public Optional<LedgerEntry> byId(String entryId) {
-    return store.query("read stream " + id.label(), c -> PostgresRows.byId(c, id, entryId));
+    if (entryId == null) {
+      return Optional.empty();
+    }
+    String clean = StoredText.clean(entryId);
+    return store.query("read stream " + id.label(), c -> PostgresRows.byId(c, id, clean));
   }
 
   @Override
@@ -176,8 +180,8 @@ public final class PostgresStream implements LedgerStream {
     if (idempotencyKey == null) {
       return Optional.empty();
     }
-    return store.query("read stream " + id.label(), c -> Optional.ofNullable(PostgresRows.idForKey(c, id,
-        idempotencyKey)));
+    String clean = StoredText.clean(idempotencyKey);
+    return store.query("read stream " + id.label(), c -> Optional.ofNullable(PostgresRows.idForKey(c, id, clean)));
   }
 
   /** A transaction commits whole or not at all: no write tears here. */

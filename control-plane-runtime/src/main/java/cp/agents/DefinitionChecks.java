@@ -199,10 +199,12 @@ final class DefinitionChecks {
     if (schema == null) {
       return;
     }
+    Map<String, List<String>> byKey = new java.util.LinkedHashMap<>();
     for (SchemaValidator.Violation v : validator.schemaProblems(schema)) {
-      out.add(error(file, "output_schema" + ("$".equals(v.path()) ? "" : "." + v.path()),
-          "not a valid JSON Schema: " + v.message()));
+      byKey.computeIfAbsent("output_schema" + ("$".equals(v.path()) ? "" : "." + v.path()), k -> new ArrayList<>())
+          .add(v.message());
     }
+    byKey.forEach((key, messages) -> out.add(error(file, key, "not a valid JSON Schema: " + String.join("; ", messages))));
     if (!"object".equals(schema.path("type").asText())) {
       out.add(error(file, "output_schema.type", "must be \"object\": the reply's result is a JSON object"));
     }

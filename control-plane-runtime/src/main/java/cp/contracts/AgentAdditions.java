@@ -35,7 +35,9 @@ final class AgentAdditions {
               + other.file().name());
           continue;
         }
-        templates.put(t.templateId(), new Loaded<>(t, a.file(), t.version()));
+        Loaded<AttentionTemplate> loadedTemplate = new Loaded<>(t, a.file(), t.version());
+        checks.attentionTemplate(loadedTemplate);
+        templates.put(t.templateId(), loadedTemplate);
       }
       Loaded<AttentionTemplate> template = templates.get(a.config().attentionTemplateId());
       if (template == null) {
@@ -46,6 +48,13 @@ final class AgentAdditions {
       if (!template.value().appliesTo().appliesTo(agentClass)) {
         problems.add(file, "attention", template.value().templateId() + " applies to agent classes "
             + template.value().appliesTo().agentClass() + ", not " + agentClass);
+        continue;
+      }
+      String sameId = agents.values().stream().filter(l -> l.value().agentId().equals(a.config().agentId()))
+          .map(l -> l.file().name()).findFirst().orElse(null);
+      if (sameId != null) {
+        problems.add(file, "agent_class", "its agent id " + a.config().agentId() + " is also the id of the agent in "
+            + sameId + "; choose another class name");
         continue;
       }
       Loaded<AgentConfig> loaded = new Loaded<>(a.config(), a.file(), a.config().version());

@@ -79,9 +79,19 @@ public final class Catalog {
    * @throws CatalogException listing every problem, one per line, naming the added files
    */
   public Catalog withAgents(List<AddedAgent> added) {
+    return withAgents(added, requirements.tools());
+  }
+
+  /**
+   * Like {@link #withAgents(List)}, checking the added agents' tools against {@code tools} (the
+   * worker's whole registry, MCP tools included, where the files were checked before MCP servers
+   * were listed).
+   */
+  public Catalog withAgents(List<AddedAgent> added, ToolNamespace tools) {
     Map<String, Loaded<AgentConfig>> allAgents = new java.util.LinkedHashMap<>(agents);
     Map<String, Loaded<AttentionTemplate>> allTemplates = new java.util.LinkedHashMap<>(templates);
-    List<String> problems = new AgentAdditions(validator, requirements).add(added, allAgents, allTemplates);
+    List<String> problems = new AgentAdditions(validator, requirements.withTools(tools))
+        .add(added, allAgents, allTemplates);
     if (!problems.isEmpty()) {
       throw new CatalogException(source, problems);
     }

@@ -19,11 +19,11 @@ import javax.tools.ToolProvider;
  * Builds real tool jars and class directories for CP_TOOLS_PATH tests: compiles Java sources
  * against the test's own class path (the SPI and Jackson) and writes the service file.
  */
-final class ToolJars {
+public final class ToolJars {
   private ToolJars() {}
 
   /** Compiles {@code sources} (class name → source) into {@code dir} and lists {@code providers} in its service file. */
-  static Path classes(Path dir, Map<String, String> sources, List<String> providers) throws IOException {
+  public static Path classes(Path dir, Map<String, String> sources, List<String> providers) throws IOException {
     Path src = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-src"));
     List<String> files = new ArrayList<>();
     for (var e : sources.entrySet()) {
@@ -49,7 +49,7 @@ final class ToolJars {
   }
 
   /** Like {@link #classes}, packed into {@code jar}. */
-  static Path jar(Path jar, Map<String, String> sources, List<String> providers) throws IOException {
+  public static Path jar(Path jar, Map<String, String> sources, List<String> providers) throws IOException {
     Path dir = classes(jar.resolveSibling(jar.getFileName() + "-classes"), sources, providers);
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
         Stream<Path> walk = Files.walk(dir)) {
@@ -63,7 +63,7 @@ final class ToolJars {
   }
 
   /** Source of a provider {@code pkg.cls} offering tools given as Java expressions of type ToolBinding. */
-  static String provider(String pkg, String cls, String... bindings) {
+  public static String provider(String pkg, String cls, String... bindings) {
     return "package " + pkg + ";\n"
         + "import cp.tools.spi.*;\nimport java.util.List;\n"
         + "public class " + cls + " implements ToolProvider {\n"
@@ -74,7 +74,7 @@ final class ToolJars {
   }
 
   /** A typed tool named {@code name} answering "&lt;name&gt;: &lt;city&gt;". */
-  static String cityTool(String name) {
+  public static String cityTool(String name) {
     return "ToolBinding.of(\"" + name + "\", \"Answers for a city.\", CityArgs.class, "
         + "(a, ctx) -> ToolCallResult.text(\"" + name + ": \" + a.city() + \" key \" + ctx.idempotencyKey()))";
   }

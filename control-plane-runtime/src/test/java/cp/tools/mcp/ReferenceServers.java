@@ -201,7 +201,7 @@ public final class ReferenceServers {
     }
   }
 
-  static void sleep(long millis) {
+  public static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

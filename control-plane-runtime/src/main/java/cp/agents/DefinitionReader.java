@@ -58,8 +58,8 @@ final class DefinitionReader {
     } catch (JsonProcessingException e) {
       var at = e.getLocation();
       problems.add(new DefinitionProblem(file, "", "not valid " + (file.endsWith(".json") ? "JSON" : "YAML") + ": "
-          + e.getOriginalMessage() + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"),
-          false));
+          + oneLine(e.getOriginalMessage()) + (at == null ? "" : " (line " + at.getLineNr() + ", column "
+          + at.getColumnNr() + ")"), false));
       return Optional.empty();
     } catch (IOException e) {
       problems.add(new DefinitionProblem(file, "", "cannot be read: " + e.getMessage(), false));
@@ -92,6 +92,16 @@ final class DefinitionReader {
           + RootCause.innermostMessage(e), false));
       return Optional.empty();
     }
+  }
+
+  /** A parser's message on one line: SnakeYAML's quote the text and point at it on lines of their own. */
+  static String oneLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    String joined = message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+        .reduce((a, b) -> a + "; " + b).orElse("");
+    return joined.isEmpty() ? message.strip().replace('\n', ' ') : joined;
   }
 
   /** {@code approval.approval_timeout_seconds} is accepted as the top-level key; both at once is an error. */

@@ -102,8 +102,24 @@ public record PlaneConfig(
 
   /** What {@link PlaneAgents} assembles for this configuration; the MCP timeout stays under the tool activity's. */
   public PlaneAgents.Settings agentSettings() {
-    return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env,
-        McpSettings.forToolActivity(worker.toolStartToClose()), List.of());
+    return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env, mcpSettings(), List.of());
+  }
+
+  /**
+   * The MCP client's timeouts: CP_MCP_TIMEOUT_MS for one request, which must stay under the tool
+   * activity's CP_TOOL_TIMEOUT_MS (so the call, not the activity, times out); unset, 30 s or half
+   * the activity's timeout, whichever is shorter.
+   */
+  public McpSettings mcpSettings() {
+    McpSettings defaults = McpSettings.forToolActivity(worker.toolStartToClose());
+    String raw = blankToNull(env.get(McpSettings.TIMEOUT_VARIABLE));
+    if (raw == null) {
+      return defaults;
+    }
+    long activity = worker.toolStartToClose().toMillis();
+    long ms = EnvNumbers.positive(McpSettings.TIMEOUT_VARIABLE, raw, activity - 1, "a number of milliseconds"
+        + " from 1 to " + (activity - 1) + " (below CP_TOOL_TIMEOUT_MS " + activity + ")");
+    return new McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
   }
 
   /**

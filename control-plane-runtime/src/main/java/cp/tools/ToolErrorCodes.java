@@ -39,7 +39,7 @@ public final class ToolErrorCodes {
   public static final String APPROVAL_TIMED_OUT = "approval_timed_out";
 
   /** A Java or MCP tool reported an error (the tool's own message, or an MCP result with isError). */
-  public static final String TOOL_ERROR = "tool_error";
+  public static final String TOOL_ERROR = cp.model.FailureCode.TOOL_ERROR.wire();
   /** A Java or MCP tool did not answer within its timeout; the call was abandoned. */
   public static final String TOOL_TIMEOUT = "tool_timeout";
   /** The MCP server of the tool cannot be reached or died; the model is told, the operator gets one log line. */

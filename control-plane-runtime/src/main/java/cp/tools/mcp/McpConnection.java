@@ -2,6 +2,7 @@ package cp.tools.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.model.Json;
+import cp.model.RootCause;
 import cp.tools.ToolErrorCodes;
 import cp.tools.ToolResult;
 import cp.tools.registry.ToolOutput;
@@ -154,7 +155,7 @@ public final class McpConnection implements AutoCloseable {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
           + ToolOutput.message(e.getMessage()));
     } catch (RuntimeException e) {
-      if (causedBy(e, TimeoutException.class)) {
+      if (RootCause.first(e, TimeoutException.class).isPresent()) {
         return ToolResult.error(ToolErrorCodes.TOOL_TIMEOUT, tool + " on MCP server '" + spec.name()
             + "' did not answer within " + settings.requestTimeout().toMillis() + " ms; the call was abandoned");
       }
@@ -270,23 +271,9 @@ public final class McpConnection implements AutoCloseable {
     }
   }
 
-  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** The innermost message, one line, bounded: no stack, no environment. */
   private static String reason(Throwable t) {
-    Throwable inner = t;
-    while (inner.getCause() != null && inner.getCause() != inner) {
-      inner = inner.getCause();
-    }
-    String m = inner.getMessage() == null ? inner.getClass().getSimpleName() : inner.getMessage();
-    return ToolOutput.message(m);
+    return ToolOutput.message(RootCause.innermostMessage(t));
   }
 
   @Override

@@ -3,7 +3,10 @@ package cp.ledger;
 import cp.model.Json;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** How both stores name a new entry: from its idempotency key when it has one, else at random. */
+/**
+ * How both stores name a new entry: from its idempotency key when it has one, else at random.
+ * Thread-safety: stateless.
+ */
 final class EntryIds {
   private EntryIds() {}
 

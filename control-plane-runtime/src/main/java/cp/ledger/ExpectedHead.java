@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * @param hash the hash of its last entry then: all 64 hex digits, or at least the first
  *     {@link HeadCheckpoint#SHOWN_HASH_CHARS}
  * @param source where the head came from, for messages ({@code --expect-head hot=…})
+ *
+ * <p>Thread-safety: immutable.
  */
 public record ExpectedHead(StreamId stream, long entries, String hash, String source) {
   private static final Pattern FORM = Pattern.compile("([a-z0-9]+(?:/[A-Za-z0-9_]+)?)=(\\d+):([0-9a-f]+)");

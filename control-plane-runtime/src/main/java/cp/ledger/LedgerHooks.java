@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param observer told about every append
  * @param faults the crash-test hook ({@link FaultHook#NONE} in the product unless {@code CP_FAULT_PAUSE} is honoured)
  * @param writes consulted before every file write (JSONL only)
+ *
+ * <p>Thread-safety: immutable; the collaborators it holds are called from any appending thread and
+ * must be thread-safe themselves.
  */
 public record LedgerHooks(AppendObserver observer, FaultHook faults, FileWriteHook writes) {
   public static final LedgerHooks NONE = new LedgerHooks(AppendObserver.NONE, FaultHook.NONE, FileWriteHook.NONE);

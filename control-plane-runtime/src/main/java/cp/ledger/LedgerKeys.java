@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * <p>One thing, one spelling: the work order is {@link #WO_ID} in every entry written now. EXCHANGE
  * records used to say {@link #LEGACY_WORK_ORDER_ID} (the seeds' PROMPT_SENT name); readers accept
  * both, writers put only {@link #WO_ID}.
+ *
+ * <p>Thread-safety: constants and stateless readers.
  */
 public final class LedgerKeys {
   /** The session ({@code SES-xxxxxxxx}); indexed by both stores. */

@@ -3,7 +3,10 @@ package cp.ledger;
 import java.util.Locale;
 import java.util.Map;
 
-/** What a process does with the ledger schema when it opens the PostgreSQL store ({@code CP_LEDGER_MIGRATE}, {@link LedgerSchema}). */
+/**
+ * What a process does with the ledger schema when it opens the PostgreSQL store
+ * ({@code CP_LEDGER_MIGRATE}, {@link LedgerSchema}). Thread-safety: an enum.
+ */
 public enum LedgerMigration {
   /** Apply pending migrations, one process at a time (the default). */
   AUTO,

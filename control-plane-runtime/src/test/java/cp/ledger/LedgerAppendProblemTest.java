@@ -9,7 +9,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import cp.faults.WriteFaults;
 import cp.model.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

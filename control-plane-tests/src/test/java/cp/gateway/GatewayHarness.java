@@ -71,7 +71,7 @@ final class GatewayHarness {
 
   final Ledger ledger;
   /** Makes the ledger's writes fail as a full disk or an immutable file would (test code). */
-  final cp.faults.WriteFaults writeFaults = new cp.faults.WriteFaults();
+  final cp.ledger.WriteFaults writeFaults = new cp.ledger.WriteFaults();
   final ManualClock clock = new ManualClock(Instant.parse("2026-02-11T09:00:00Z"));
   private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
   final ScriptedProvider provider = new ScriptedProvider(PROVIDER).duringEachCall(() -> clock.advance(CALL_TIME));

@@ -1,7 +1,5 @@
-package cp.faults;
+package cp.ledger;
 
-import cp.ledger.FileWriteHook;
-import cp.ledger.LedgerProblem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

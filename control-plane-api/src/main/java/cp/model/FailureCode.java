@@ -67,6 +67,11 @@ public enum FailureCode {
   LEDGER_UNWRITABLE(false),
   /** A ledger's disk is full: retried with backoff in a remote activity; work orders end {@link #LEDGER_UNWRITABLE}. */
   LEDGER_FULL(true),
+  /**
+   * The ledger's database (CP_LEDGER_URL) cannot be reached: retried with backoff while it is
+   * gone; a paid answer that could not be recorded is kept and recorded when it is back.
+   */
+  LEDGER_UNAVAILABLE(true),
 
   // --- An activity failed --------------------------------------------------------------------
   /** The agent configuration the session names is missing or invalid. */

@@ -11,6 +11,9 @@ import cp.contracts.ToolSpec;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
+import cp.gateway.LedgerOutage;
+import cp.ledger.LedgerUnreachableException;
+import cp.model.RootCause;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
@@ -111,6 +114,36 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public LlmRoundResult llmRound(LlmRoundRequest r) {
     ActivityIdentity id = context.identity();
+    return whileAlive(id, () -> round(r, id));
+  }
+
+  /**
+   * Runs an activity's body heartbeating throughout, not only while the provider works: a ledger
+   * read or write that waits for an unreachable database must not look like a dead worker (the
+   * service would time the attempt out and start another while this one still runs). A ledger
+   * database that cannot be reached fails the attempt as {@code ledger_unavailable}, retried
+   * after the provider backoff, so the call waits for the database instead of burning attempts.
+   */
+  private <T> T whileAlive(ActivityIdentity id, java.util.concurrent.Callable<T> body) {
+    try {
+      return context.heartbeating(body);
+    } catch (ApplicationFailure f) {
+      throw f;
+    } catch (RuntimeException e) {
+      Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
+      if (down.isPresent()) {
+        throw ApplicationFailure.newBuilder().setType(FailureCode.LEDGER_UNAVAILABLE.wire())
+            .setMessage(LedgerOutage.message(down.get()))
+            .setNonRetryable(!FailureCode.LEDGER_UNAVAILABLE.retryable())
+            .setNextRetryDelay(providerBackoff.after(id.attempt())).build();
+      }
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private LlmRoundResult round(LlmRoundRequest r, ActivityIdentity id) {
     String promptRef = r.promptRef();
     RenderedPrompt rendered = null;
     if (r.dispatched() != null) {
@@ -195,26 +228,24 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   /**
    * One governed round trip; a gateway failure becomes an ApplicationFailure that says whether
-   * and when Temporal should retry. For the {@code lastResort} (degraded) call an open circuit is
-   * final: the breaker already knows the provider is down, and waiting out its cooldown would
-   * only delay the honest "temporarily unavailable" the user is owed.
+   * and when Temporal should retry (an endpoint that cannot be reached only within its connect
+   * budget). For the {@code lastResort} (degraded) call an open circuit or an unreachable endpoint
+   * is final: the breaker or the failed turn already showed the provider is down, and waiting
+   * would only delay the honest answer the user is owed.
    */
   private PromptResponse send(PromptRequest request, boolean lastResort) {
     try {
-      return context.heartbeating(() -> gateway.route(request));
+      return gateway.route(request);
     } catch (GatewayException e) {
-      boolean retry = e.retryable() && !(lastResort && e.code() == FailureCode.CIRCUIT_OPEN);
+      int attempt = request.attempt() == null ? 1 : request.attempt();
+      boolean retry = e.retryableAfter(attempt) && !(lastResort && (e.code() == FailureCode.CIRCUIT_OPEN
+          || e.code() == FailureCode.PROVIDER_UNREACHABLE));
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
           .setMessage(e.getMessage()).setNonRetryable(!retry);
       if (retry) {
-        int attempt = request.attempt() == null ? 1 : request.attempt();
         f.setNextRetryDelay(e.retryAfter().orElseGet(() -> providerBackoff.after(attempt)));
       }
       throw f.build();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -235,6 +266,10 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
     ActivityIdentity id = context.identity();
+    return whileAlive(id, () -> tool(r, id));
+  }
+
+  private ToolCallResult tool(ToolCallRequest r, ActivityIdentity id) {
     String key = id.activityKey(EventType.TOOL_CALL.wire());
     LedgerStream ho1 = ledgers.ho1();
     Optional<String> done = ho1.idForKey(key);
@@ -261,10 +296,12 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     LedgerStream ho1 = ledgers.ho1();
     ToolResult result;
     try {
-      result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {
+      if (r.approval() != null && !r.approval().granted()) {
+        result = notApproved(r.approval());
+      } else {
         FaultPoints.at(FaultPoints.TOOL_CALL);
-        return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
-      });
+        result = tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
+      }
     } catch (Exception e) {
       result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
           + (e.getMessage() == null ? "" : ": " + e.getMessage()));
@@ -322,6 +359,10 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public LlmRoundResult degradedCall(DegradedRequest r) {
     ActivityIdentity id = context.identity();
+    return whileAlive(id, () -> degraded(r, id));
+  }
+
+  private LlmRoundResult degraded(DegradedRequest r, ActivityIdentity id) {
     PromptContract contract = contracts.load(ContractIds.DEGRADED);
     AgentConfig agent = catalog.agent(r.agentClass());
     ObjectNode input = Json.object().put("user_input", r.userMessage()).put("agent_class", r.agentClass());

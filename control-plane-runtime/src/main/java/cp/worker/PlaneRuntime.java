@@ -9,6 +9,7 @@ import cp.activities.SessionActivitiesImpl;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
 import cp.gateway.CircuitBreaker;
+import cp.gateway.ExchangeSpool;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayConfig;
 import cp.gateway.LlmProvider;
@@ -104,7 +105,8 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
-        id -> new CircuitBreaker(id, config.breaker()), clock);
+        id -> new CircuitBreaker(id, config.breaker()), clock,
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
  * return of the database are logged once each.
  */
 class LedgerDatabaseOutageEndToEndTest {
+  /** Longer than two LLM attempts (each waits 5 s for a pooled connection, 1 s apart). */
+  static final long LONG_OUTAGE_MS = 25_000;
   private final MockWebServer server = new MockWebServer();
   private final FaultyAnthropic model = new FaultyAnthropic();
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
@@ -71,24 +73,7 @@ class LedgerDatabaseOutageEndToEndTest {
   void databaseStoppedWhileTheProviderAnswers_everyAnsweredRequestGetsItsExchange(int outageSeconds,
       @org.junit.jupiter.api.io.TempDir Path home, @org.junit.jupiter.api.io.TempDir Path data) throws Exception {
     int port = freePort();
-    pg = start(port, data);
-    server.setDispatcher(model);
-    server.start(InetAddress.getLoopbackAddress(), 0);
-    Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of()));
-    env.put("CP_PROVIDER", "anthropic");
-    env.put("ANTHROPIC_API_KEY", "test-key");
-    env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
-    env.put("CP_LEDGER_URL", "jdbc:postgresql://localhost:" + port + "/postgres");
-    env.put("CP_LEDGER_USER", "postgres");
-    // The production defaults (WorkerSettings): five LLM attempts, 1 s backoff doubling to 30 s.
-    env.put("CP_RETRY_INITIAL_MS", "1000");
-    env.put("CP_RETRY_MAX_MS", "30000");
-    env.put("CP_LLM_MAX_ATTEMPTS", "5");
-    env.put("CP_LOCAL_MAX_ATTEMPTS", "5");
-    plane = PlaneFixture.start(env, PlaneRuntime::builtinTools);
-    logs.start();
-    storeLog.addAppender(logs);
-
+    startPlane(port, home, data, Map.of());
     String sid = plane.client.startSession("ADMIN");
     assertEquals(TurnOutcome.SUCCESS, plane.client.turn(sid, "hello").outcome());
 
@@ -137,6 +122,84 @@ class LedgerDatabaseOutageEndToEndTest {
     long regained = logs.list.stream().filter(e -> e.getFormattedMessage().contains("reachable again")).count();
     assertEquals(1, lost, "the loss of the database is logged once");
     assertEquals(1, regained, "its return is logged once");
+  }
+
+  /** PostgreSQL on {@code port}, the fake Anthropic API, and a plane with the production retry defaults. */
+  private void startPlane(int port, Path home, Path data, Map<String, String> extra) throws IOException {
+    pg = start(port, data);
+    server.setDispatcher(model);
+    server.start(InetAddress.getLoopbackAddress(), 0);
+    Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of()));
+    env.put("CP_PROVIDER", "anthropic");
+    env.put("ANTHROPIC_API_KEY", "test-key");
+    env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
+    env.put("CP_LEDGER_URL", "jdbc:postgresql://localhost:" + port + "/postgres");
+    env.put("CP_LEDGER_USER", "postgres");
+    // The production defaults (WorkerSettings): five LLM attempts, 1 s backoff doubling to 30 s.
+    env.put("CP_RETRY_INITIAL_MS", "1000");
+    env.put("CP_RETRY_MAX_MS", "30000");
+    env.put("CP_LLM_MAX_ATTEMPTS", "5");
+    env.put("CP_LOCAL_MAX_ATTEMPTS", "5");
+    env.putAll(extra);
+    plane = PlaneFixture.start(env, PlaneRuntime::builtinTools);
+    logs.start();
+    storeLog.addAppender(logs);
+  }
+
+  /**
+   * The database stays down longer than the LLM call's retries (two attempts): the round gives up
+   * as {@code ledger_unavailable}, the turn's bookkeeping waits for the database, and once it is
+   * back the turn ends without an answer of its own: degraded, or failed, its DEGRADATION record
+   * saying the ledger database was down, never a silent success. The answer the provider gave
+   * before the database went away is recorded once it is back, from the spool.
+   */
+  @org.junit.jupiter.api.Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void databaseDownLongerThanTheRetries_theTurnSaysSo_andTheKeptAnswerIsRecordedLater(
+      @org.junit.jupiter.api.io.TempDir Path home, @org.junit.jupiter.api.io.TempDir Path data) throws Exception {
+    int port = freePort();
+    startPlane(port, home, data, Map.of("CP_LLM_MAX_ATTEMPTS", "2"));
+    String sid = plane.client.startSession("ADMIN");
+    assertEquals(TurnOutcome.SUCCESS, plane.client.turn(sid, "hello").outcome());
+    AtomicBoolean armed = new AtomicBoolean(true);
+    CompletableFuture<Void> back = new CompletableFuture<>();
+    model.onEachRequest(() -> {
+      if (armed.compareAndSet(true, false)) {
+        stopDatabase();
+        CompletableFuture.runAsync(() -> {
+          sleep(LONG_OUTAGE_MS);
+          try {
+            pg = start(port, data);
+            back.complete(null);
+          } catch (IOException e) {
+            back.completeExceptionally(e);
+          }
+        });
+      }
+    });
+
+    TurnResult during = plane.client.turn(sid, "hello");
+    back.get(60, TimeUnit.SECONDS);
+    TurnResult after = plane.client.turn(sid, "hello");
+
+    System.out.printf("LedgerDatabaseOutageEndToEndTest: database down %d ms: the turn ended %s (%s): %s%n",
+        LONG_OUTAGE_MS, during.outcome(), during.errorCode(), during.response());
+    assertTrue(!TurnOutcome.SUCCESS.equals(during.outcome()), during::toString);
+    assertTrue(FailureCode.LEDGER_UNAVAILABLE.wire().equals(during.errorCode())
+        || FailureCode.HO2_FAILED.wire().equals(during.errorCode()), during::toString);
+    LedgerStream hot = plane.runtime.ledgers().hot();
+    List<LedgerEntry> degradations = hot.bySession(sid).stream()
+        .filter(e -> "DEGRADATION".equals(e.eventType())).toList();
+    assertEquals(1, degradations.size());
+    assertEquals(FailureCode.LEDGER_UNWRITABLE.wire(), degradations.get(0).metaText("error_type"));
+    assertTrue(degradations.get(0).metaText("error_message").contains("ledger database is down or unreachable"),
+        degradations.get(0)::toString);
+    assertEquals(TurnOutcome.SUCCESS, after.outcome(), after::toString);
+    List<LedgerEntry> exchanges = hot.byEventType("EXCHANGE");
+    long paid = exchanges.stream().filter(e -> "success".equals(e.metaText("outcome"))).count();
+    assertEquals(model.seen.size(), paid, "every answered request is on record, the kept one too");
+    assertEquals(1, exchanges.stream().filter(e -> e.metaText(cp.gateway.ExchangeSpool.KEPT_AT) != null).count(),
+        "one EXCHANGE was recorded late, from the spool");
   }
 
   private void stopDatabase() {

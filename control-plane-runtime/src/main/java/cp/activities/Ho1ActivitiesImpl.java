@@ -8,13 +8,11 @@ import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.contracts.ToolSpec;
-import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
 import cp.gateway.LedgerOutage;
 import cp.ledger.LedgerUnreachableException;
 import cp.model.RootCause;
-import cp.ledger.LedgerStream;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
@@ -39,12 +37,8 @@ import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
 import cp.model.WorkOrder;
 import cp.tools.ToolExecutor;
-import cp.tools.ToolResult;
 import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
-import cp.observability.PlaneMetrics;
-import cp.observability.Telemetry;
-import io.opentelemetry.api.trace.Span;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -63,7 +57,7 @@ import java.util.Optional;
  */
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
-  public static final int MAX_TOOL_RESULT_CHARS = 32_000;
+  public static final int MAX_TOOL_RESULT_CHARS = ToolCallStep.MAX_RESULT_CHARS;
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
@@ -74,7 +68,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final WorkOrderCompletion completion;
   private final Gateway gateway;
   private final Ledgers ledgers;
-  private final ToolExecutor tools;
+  private final ToolCallStep toolCalls;
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
@@ -95,7 +89,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
     this.ledgers = ledgers;
-    this.tools = tools;
+    this.toolCalls = new ToolCallStep(ledgers, tools, clock);
     this.defaultModel = defaultModel;
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
@@ -266,80 +260,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
     ActivityIdentity id = context.identity();
-    return whileAlive(id, () -> tool(r, id));
-  }
-
-  private ToolCallResult tool(ToolCallRequest r, ActivityIdentity id) {
-    String key = id.activityKey(EventType.TOOL_CALL.wire());
-    LedgerStream ho1 = ledgers.ho1();
-    Optional<String> done = ho1.idForKey(key);
-    if (done.isPresent()) {
-      LedgerEntry e = ho1.byId(done.get()).orElseThrow();
-      return new ToolCallResult(e.entryId(), e.metaText("tool_use_id"), e.metaText("tool_id"), e.metaText("status"),
-          e.metaText("error_code"));
-    }
-    ToolUse use = r.toolUse();
-    long start = clock.millis();
-    Span span = ActivitySpans.tool(r, use);
-    try {
-      ToolCallResult ran = runTool(r, use, key, start);
-      ActivitySpans.toolDone(span, ran, ho1);
-      Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
-          ran.status());
-      return ran;
-    } finally {
-      span.end();
-    }
-  }
-
-  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start) {
-    LedgerStream ho1 = ledgers.ho1();
-    ToolResult result;
-    try {
-      if (r.approval() != null && !r.approval().granted()) {
-        result = notApproved(r.approval());
-      } else {
-        FaultPoints.at(FaultPoints.TOOL_CALL);
-        result = tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
-      }
-    } catch (Exception e) {
-      result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-    }
-    String content = result.content();
-    if (content.length() > MAX_TOOL_RESULT_CHARS) {
-      content = content.substring(0, MAX_TOOL_RESULT_CHARS) + "\n[... cut: the result had " + content.length()
-          + " characters; the limit is " + MAX_TOOL_RESULT_CHARS + "]";
-    }
-    ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round()).put("tool_id", use.name())
-        .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
-        .put("duration_ms", clock.millis() - start);
-    meta.set("arguments", use.input());
-    if (r.approval() != null) {
-      meta.put("approval_id", r.approval().approvalId()).put("approval", r.approval().decision());
-    }
-    if (result.errorCode() != null) {
-      meta.put("error_code", result.errorCode());
-    }
-    String entryId = ho1.write(LedgerEntry.builder(EventType.TOOL_CALL.wire()).submissionId(r.woId())
-        .decision(result.status().toUpperCase(java.util.Locale.ROOT))
-        .reason(use.name() + " " + result.status() + (result.errorCode() == null ? "" : ": " + result.errorCode()))
-        .metadata(meta).idempotencyKey(key).build());
-    return new ToolCallResult(entryId, use.id(), use.name(), result.status(), result.errorCode());
-  }
-
-  /**
-   * The tool_result of a call a person denied or nobody decided in time (issue 15): the tool did
-   * not run, and the model reads the decision, who made it and why, so it can tell the user.
-   */
-  static ToolResult notApproved(cp.model.ApprovalResult a) {
-    boolean timedOut = cp.model.ApprovalResult.TIMED_OUT.equals(a.decision());
-    String why = a.reason() == null || a.reason().isBlank() ? "" : " (reason: " + a.reason() + ")";
-    String text = a.tool() + " was not run: approval " + a.approvalId() + (timedOut
-        ? " timed out: nobody decided within the approval timeout, and the policy denies on timeout" + why
-        : " was denied by " + a.decidedBy() + why) + ". Tell the user; do not retry the call unless they ask.";
-    return ToolResult.refused(timedOut ? cp.tools.ToolErrorCodes.APPROVAL_TIMED_OUT
-        : cp.tools.ToolErrorCodes.APPROVAL_DENIED, text);
+    return whileAlive(id, () -> toolCalls.run(r, id));
   }
 
   // ------------------------------------------------------------------ finish

@@ -2,7 +2,9 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.contracts.SchemaValidator;
 import cp.gateway.offline.Classification;
+import cp.gateway.offline.ExplicitToolCalls;
 import cp.gateway.offline.LengthLimit;
 import cp.gateway.offline.OfflineInput;
 import cp.gateway.offline.ReplyComposer;
@@ -30,8 +32,11 @@ import java.util.Set;
  * <ul>
  *   <li>{@code PRC-CLASSIFY-*}: {@code {"speech_act", "ambiguity", "intent", "needs_tools"}}
  *       from {@link SpeechActRules}.
- *   <li>{@code PRC-SYNTHESIZE-*}: a tool_use for each tool the user's words ask for
- *       ({@link ToolTriggerRules}) that is offered and has no result yet; once results are in
+ *   <li>{@code PRC-SYNTHESIZE-*}: a tool_use for each {@code call <tool> {json}} in the user's
+ *       words ({@link ExplicitToolCalls}: any offered tool, arguments checked against its schema;
+ *       a form that does not parse or fit is answered with text saying why), else for each tool
+ *       the words ask for in plain phrases ({@link ToolTriggerRules}), when it is offered and has
+ *       no result yet; once results are in
  *       the conversation, {@code {"response_text"}} summarising them; otherwise
  *       {@code {"response_text"}} built from the classification in {@code prior_results} and
  *       the {@code assembled_context}, kept within {@code acceptance_criteria.max_response_chars}.
@@ -42,7 +47,7 @@ import java.util.Set;
  * </ul>
  * JSON replies also get any further required property their output schema names.
  *
- * <p>It is pure and stateless, so thread-safe: no network, clock or randomness, and the same
+ * <p>It is pure and stateless (but for a schema validator built once), so thread-safe: no network, clock or randomness, and the same
  * request always yields the same reply, including tool_use ids (hashed from the request). It
  * never claims to be a real model:
  * the model id is {@value #MODEL_ID} and synthesized text ends with
@@ -75,6 +80,9 @@ public final class OfflineProvider implements LlmProvider {
     static Draft plain(String text) { return new Draft(List.of(), null, text); }
   }
 
+  /** Checks explicit calls' arguments; built on first use (it loads the JSON Schema meta-schema). */
+  private volatile SchemaValidator schemas;
+
   @Override
   public String id() {
     return ID;
@@ -104,7 +112,14 @@ public final class OfflineProvider implements LlmProvider {
     List<String> offered = request.tools().stream().map(ToolDefinition::name).toList();
     ToolRounds rounds = ToolRounds.of(request);
     List<ContentBlock> uses = new ArrayList<>();
-    for (ToolCall call : ToolTriggerRules.match(input.userInput())) {
+    ExplicitToolCalls.Parsed explicit = ExplicitToolCalls.Parsed.NONE;
+    if (input.userInput().toLowerCase(java.util.Locale.ROOT).contains(ExplicitToolCalls.VERB)) {
+      explicit = ExplicitToolCalls.parse(input.userInput(), request.tools(), schemas());
+    }
+    if (!explicit.problems().isEmpty() && rounds.isEmpty()) {
+      return Draft.json(Json.object().put("response_text", ReplyComposer.cannotCall(explicit.problems())));
+    }
+    for (ToolCall call : explicit.none() ? ToolTriggerRules.match(input.userInput()) : explicit.calls()) {
       if (offered.contains(call.name()) && !rounds.hasResultFor(call.name())) {
         uses.add(ContentBlock.toolUse(toolUseId(request, call, uses.size()), call.name(), call.arguments()));
       }
@@ -131,6 +146,19 @@ public final class OfflineProvider implements LlmProvider {
       text = LengthLimit.cutKeepingSuffix(text, ReplyComposer.OFFLINE_MARKER, maxChars);
     }
     return Draft.json(Json.object().put("response_text", text));
+  }
+
+  private SchemaValidator schemas() {
+    SchemaValidator s = schemas;
+    if (s == null) {
+      synchronized (this) {
+        if (schemas == null) {
+          schemas = new SchemaValidator();
+        }
+        s = schemas;
+      }
+    }
+    return s;
   }
 
   /** The classify WO's speech act from {@code prior_results}; the rules' own when it is absent. */

@@ -67,9 +67,15 @@ public final class ToolDispatcher implements ToolExecutor {
     this.tools = Map.copyOf(byId);
   }
 
-  /** A dispatcher with every built-in tool ({@link BuiltinTools}). */
+  /** A dispatcher with every built-in tool ({@link BuiltinTools}), configured by {@code settings}. */
+  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates,
+      ToolSettings settings) {
+    return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates, settings));
+  }
+
+  /** A dispatcher with every built-in tool at its default settings. */
   public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates) {
-    return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates));
+    return withBuiltins(catalog, ledgers, gates, ToolSettings.DEFAULTS);
   }
 
   @Override

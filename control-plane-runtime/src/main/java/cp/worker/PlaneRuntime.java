@@ -22,6 +22,7 @@ import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolSettings;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +80,7 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()));
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings());
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
@@ -108,12 +109,16 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
-    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
+        ToolSettings.fromEnv(config.env())));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
   }
 
-  /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {}
+  /**
+   * What a tool executor is built from; {@code source} is where the catalog was loaded from,
+   * {@code toolSettings} the built-in tools' configuration from the environment.
+   */
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {}
 
   public PlaneConfig config() {
     return config;

@@ -224,6 +224,22 @@ class WriteFileToolTest {
     assertEquals(WriteFileTool.DEFAULT_MAX_BYTES, WriteFileTool.fromEnvironment(Map.of()).maxBytes());
   }
 
+  /** Issue 21: the built-in tools take their configuration as an argument, not from System.getenv. */
+  @Test
+  void theBuiltinWriteFile_takesItsLimitFromTheSettingsPassedIn() {
+    ToolSettings settings = ToolSettings.fromEnv(Map.of(WriteFileTool.MAX_BYTES_ENV, "10"));
+    WriteFileTool tool = BuiltinTools.all(plane.catalog, plane.gates(), settings).stream()
+        .filter(t -> t instanceof WriteFileTool).map(t -> (WriteFileTool) t).findFirst().orElseThrow();
+    ToolDispatcher d = ToolDispatcher.withBuiltins(plane.catalog, plane.ledgers, plane.gates(), settings);
+
+    assertEquals(10, tool.maxBytes());
+    assertEquals(WriteFileTool.DEFAULT_MAX_BYTES, ToolSettings.DEFAULTS.writeFileMaxBytes());
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, WriteFileTool.ID,
+        args("{\"path\":\"HO2/big.md\",\"content\":\"01234567890\"}"), List.of(WriteFileTool.ID));
+    assertEquals(ToolErrorCodes.TOO_LARGE, r.errorCode(), r.content());
+    assertThrows(IllegalArgumentException.class, () -> new ToolSettings(0));
+  }
+
   @Test
   void residentHasNoWriteTool_andAdminNeverWritesOutsideHo2AndHo1() {
     ToolResult r = write("RESIDENT", "HO2/ledger/RESIDENT/x.md", "x", null);

@@ -74,7 +74,6 @@ public final class ExplicitToolCalls {
         if (braces) {
           problems.add("there is no tool '" + name + "' to call (offered: " + (byName.isEmpty() ? "none"
               : String.join(", ", byName.keySet())) + ")");
-          from = Math.max(from, endOfObject(text, at));
         }
         continue;
       }
@@ -132,29 +131,6 @@ public final class ExplicitToolCalls {
       i++;
     }
     return i;
-  }
-
-  /** Where the balanced object starting at {@code at} ends (strings respected), or the text's end. */
-  private static int endOfObject(String text, int at) {
-    int depth = 0;
-    boolean inString = false;
-    for (int i = at; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (inString) {
-        if (c == '\\') {
-          i++;
-        } else if (c == '"') {
-          inString = false;
-        }
-      } else if (c == '"') {
-        inString = true;
-      } else if (c == '{') {
-        depth++;
-      } else if (c == '}' && --depth == 0) {
-        return i + 1;
-      }
-    }
-    return text.length();
   }
 
   private static String firstLine(String s) {

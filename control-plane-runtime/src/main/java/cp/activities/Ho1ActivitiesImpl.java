@@ -138,16 +138,18 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   private LlmRoundResult round(LlmRoundRequest r, ActivityIdentity id) {
-    String promptRef = r.promptRef();
+    String promptRef;
     RenderedPrompt rendered = null;
-    if (r.dispatched() != null) {
-      WorkOrderPreparation.Prepared p = preparation.prepare(r.dispatched(), id);
+    if (r.prompt() instanceof LlmRoundRequest.ToPrepare toPrepare) {
+      WorkOrderPreparation.Prepared p = preparation.prepare(toPrepare.workOrder(), id);
       if (!p.result().ok()) {
-        return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null, p.result().errorCode(),
+        return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null, p.result().errorCode(),
             p.result().errorMessage()), Optional.empty(), null);
       }
       promptRef = p.result().promptRef();
       rendered = p.prompt();
+    } else {
+      promptRef = ((LlmRoundRequest.Prepared) r.prompt()).promptRef();
     }
     PromptContract contract = contracts.load(r.contractId());
     AgentConfig agent = catalog.agent(r.agentClass());
@@ -156,14 +158,14 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     List<ToolDefinition> toolDefs = agent.tools().stream().filter(t -> r.allowedTools().contains(t.toolId()))
         .map(ToolSpec::toDefinition).toList();
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
-        r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
+        r.overrides(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       LlmRoundResult.Refused refused = rejected(resp);
       if (!r.lean()) {
         return refused;
       }
-      return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null,
+      return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null,
           WoErrorCode.ofRejection(refused.code()), refused.message()), Optional.empty(), null);
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
@@ -180,25 +182,31 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
     if (!uses.isEmpty()) {
       return new LlmRoundResult.ToolCalls(exchange, uses,
-          r.dispatched() != null ? Optional.of(promptRef) : Optional.empty());
+          r.prompt() instanceof LlmRoundRequest.ToPrepare ? Optional.of(promptRef) : Optional.empty());
     }
     if (!r.lean()) {
       return new LlmRoundResult.Answered(exchange, resp.text());
     }
-    WoCost after = r.costBefore().plus(exchange.woCost());
+    WoCost after = costBefore(r).plus(exchange.woCost());
     return new LlmRoundResult.Finished(finishLean(r, id, after, resp.text(), null, null), Optional.of(exchange),
         resp.text());
+  }
+
+  /** A lean round's cost before it (it has a closing whenever it finishes). */
+  private static WoCost costBefore(LlmRoundRequest r) {
+    return r.closing().orElseThrow().costBefore();
   }
 
   /** A lean round's finish: the same step as {@link #finish}, inside the round that ended the work order. */
   private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
       String message) {
-    return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(), r.woType(), r.contractId(), cost,
+    return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(),
+        r.closing().orElseThrow().woType(), r.contractId(), cost,
         text, null, code, message), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
-      String system, List<Message> messages, List<ToolDefinition> toolDefs, Integer maxTokens, Double temperature,
+      String system, List<Message> messages, List<ToolDefinition> toolDefs, LlmRoundRequest.Overrides overrides,
       Long budget, ActivityIdentity id) {
     var boundary = contract.boundary();
     return PromptRequest.builder()
@@ -206,8 +214,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .agentId(agent.agentId()).agentClass(agent.agentClass()).frameworkId(agent.frameworkId())
         .workOrderId(woId).sessionId(sessionId).tier("ho1")
         .system(system).messages(messages).tools(toolDefs)
-        .maxTokens(maxTokens != null ? Math.min(maxTokens, boundary.maxTokens()) : boundary.maxTokens())
-        .temperature(temperature != null ? temperature : boundary.temperature())
+        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, boundary.maxTokens())).orElse(boundary.maxTokens()))
+        .temperature(overrides.temperature().orElse(boundary.temperature()))
         .provider(boundary.provider())
         .model(boundary.model() != null ? boundary.model() : defaultModel)
         .structuredOutput(contract.structuredOutput()).outputSchema(contract.outputSchema())
@@ -290,7 +298,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     RenderedPrompt prompt = renderer.render(catalog.promptPack(contract.promptPackId()), input, agent);
     String woId = WorkOrderIds.workOrder(r.sessionId(), r.turn(), DEGRADED_WO_SEQ);
     PromptRequest request = request(contract, agent, woId, r.sessionId(), prompt.system(),
-        List.of(Message.user(prompt.user())), List.of(), null, null, r.tokenBudgetRemaining(), id);
+        List.of(Message.user(prompt.user())), List.of(), LlmRoundRequest.Overrides.NONE, r.tokenBudgetRemaining(),
+        id);
     PromptResponse resp = send(request, true);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);

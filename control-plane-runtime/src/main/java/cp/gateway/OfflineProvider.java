@@ -2,7 +2,6 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.contracts.SchemaValidator;
 import cp.gateway.offline.Classification;
 import cp.gateway.offline.ExplicitToolCalls;
 import cp.gateway.offline.LengthLimit;
@@ -47,7 +46,7 @@ import java.util.Set;
  * </ul>
  * JSON replies also get any further required property their output schema names.
  *
- * <p>It is pure and stateless (but for a schema validator built once), so thread-safe: no network, clock or randomness, and the same
+ * <p>It is pure and stateless, so thread-safe: no network, clock or randomness, and the same
  * request always yields the same reply, including tool_use ids (hashed from the request). It
  * never claims to be a real model:
  * the model id is {@value #MODEL_ID} and synthesized text ends with
@@ -80,8 +79,21 @@ public final class OfflineProvider implements LlmProvider {
     static Draft plain(String text) { return new Draft(List.of(), null, text); }
   }
 
-  /** Checks explicit calls' arguments; built on first use (it loads the JSON Schema meta-schema). */
-  private volatile SchemaValidator schemas;
+  /** Checks explicit calls' arguments against the offered tool's schema. */
+  private final ArgumentValidator arguments;
+
+  /** An offline model whose explicit tool calls are checked against their schemas by {@code arguments}. */
+  public OfflineProvider(ArgumentValidator arguments) {
+    this.arguments = java.util.Objects.requireNonNull(arguments, "arguments");
+  }
+
+  /**
+   * An offline model that checks an explicit call's arguments only for being a JSON object
+   * ({@link ArgumentValidator#NONE}); the tool dispatcher still checks them against the schema.
+   */
+  public OfflineProvider() {
+    this(ArgumentValidator.NONE);
+  }
 
   @Override
   public String id() {
@@ -114,7 +126,7 @@ public final class OfflineProvider implements LlmProvider {
     List<ContentBlock> uses = new ArrayList<>();
     ExplicitToolCalls.Parsed explicit = ExplicitToolCalls.Parsed.NONE;
     if (input.userInput().toLowerCase(java.util.Locale.ROOT).contains(ExplicitToolCalls.VERB)) {
-      explicit = ExplicitToolCalls.parse(input.userInput(), request.tools(), schemas());
+      explicit = ExplicitToolCalls.parse(input.userInput(), request.tools(), arguments);
     }
     if (!explicit.problems().isEmpty() && rounds.isEmpty()) {
       return Draft.json(Json.object().put("response_text", ReplyComposer.cannotCall(explicit.problems())));
@@ -146,19 +158,6 @@ public final class OfflineProvider implements LlmProvider {
       text = LengthLimit.cutKeepingSuffix(text, ReplyComposer.OFFLINE_MARKER, maxChars);
     }
     return Draft.json(Json.object().put("response_text", text));
-  }
-
-  private SchemaValidator schemas() {
-    SchemaValidator s = schemas;
-    if (s == null) {
-      synchronized (this) {
-        if (schemas == null) {
-          schemas = new SchemaValidator();
-        }
-        s = schemas;
-      }
-    }
-    return s;
   }
 
   /** The classify WO's speech act from {@code prior_results}; the rules' own when it is absent. */

@@ -8,6 +8,7 @@ import cp.activities.RetryBackoff;
 import cp.activities.SessionActivitiesImpl;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
+import cp.contracts.SchemaValidator;
 import cp.gateway.CircuitBreaker;
 import cp.gateway.ExchangeSpool;
 import cp.gateway.Gateway;
@@ -85,7 +86,9 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
-    LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
+    // The offline model checks a "call <tool> {json}" against the tool's schema with the catalog's engine.
+    SchemaValidator schemas = new SchemaValidator();
+    LlmProvider provider = new ProviderFactory(() -> new OfflineProvider(schemas::validate)).create(config.provider());
     return open(config, provider, tools, Clock.systemUTC());
   }
 

@@ -30,7 +30,7 @@ class OfflineExplicitToolCallTest {
       {"type":"object","required":["a","b"],"properties":{"a":{"type":"number"},"b":{"type":"number"}}}"""));
   static final List<ToolDefinition> OFFERED = List.of(WRITE_FILE, LIST_PACKAGES, MCP_SUM);
 
-  private final OfflineProvider provider = new OfflineProvider();
+  private final OfflineProvider provider = new OfflineProvider(new cp.contracts.SchemaValidator()::validate);
 
   private ProviderReply synthesize(String userInput) {
     return provider.send(request(SYNTHESIZE, synthesizeInput(userInput, "command"), OFFERED).build());

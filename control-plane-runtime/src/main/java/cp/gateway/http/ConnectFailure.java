@@ -7,6 +7,8 @@ import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
+import cp.model.RootCause;
 import javax.net.ssl.SSLException;
 
 /**
@@ -19,17 +21,16 @@ final class ConnectFailure {
   /** The cause of {@code e}, a failure before any connection existed, in plain words. */
   static String describe(IOException e, Duration connectTimeout) {
     String message = e.getMessage() == null ? "" : e.getMessage();
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      String m = t.getMessage() == null ? "" : t.getMessage();
-      if (t instanceof UnknownHostException) {
-        return "unknown host (" + m + " does not resolve)";
-      }
-      if (t instanceof NoRouteToHostException) {
-        return "no route to host";
-      }
-      if (t instanceof ConnectException && m.toLowerCase(Locale.ROOT).contains("refused")) {
-        return "connection refused (nothing accepts connections on that port)";
-      }
+    Optional<UnknownHostException> unknown = RootCause.first(e, UnknownHostException.class);
+    if (unknown.isPresent()) {
+      return "unknown host (" + unknown.get().getMessage() + " does not resolve)";
+    }
+    if (RootCause.first(e, NoRouteToHostException.class).isPresent()) {
+      return "no route to host";
+    }
+    if (RootCause.chain(e).anyMatch(t -> t instanceof ConnectException && t.getMessage() != null
+        && t.getMessage().toLowerCase(Locale.ROOT).contains("refused"))) {
+      return "connection refused (nothing accepts connections on that port)";
     }
     if (e instanceof InterruptedIOException) {
       return "no connection within the connect timeout of " + connectTimeout.toMillis()

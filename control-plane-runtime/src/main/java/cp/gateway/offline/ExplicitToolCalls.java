@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.contracts.SchemaValidator;
+import cp.gateway.ArgumentValidator;
 import cp.model.Json;
 import cp.model.ToolDefinition;
 import java.io.IOException;
@@ -57,7 +57,7 @@ public final class ExplicitToolCalls {
   private ExplicitToolCalls() {}
 
   /** Every {@code call} form in {@code text}, checked against the {@code offered} tools' schemas. */
-  public static Parsed parse(String text, List<ToolDefinition> offered, SchemaValidator schemas) {
+  public static Parsed parse(String text, List<ToolDefinition> offered, ArgumentValidator schemas) {
     Map<String, ToolDefinition> byName = new LinkedHashMap<>();
     offered.forEach(t -> byName.put(t.name(), t));
     List<ToolCall> calls = new ArrayList<>();
@@ -100,7 +100,7 @@ public final class ExplicitToolCalls {
       } else {
         args = Json.object();
       }
-      List<String> violations = schemas.validate(tool.inputSchema(), args);
+      List<String> violations = schemas.violations(tool.inputSchema(), args);
       if (!violations.isEmpty()) {
         problems.add("the arguments for " + name + " do not fit its schema: " + String.join("; ", violations)
             + "; e.g. " + VERB + " " + name + " " + example(tool));

@@ -116,11 +116,12 @@ final class PostgresHead {
   }
 
   /**
-   * With a key: why the head row's MAC does not vouch for it (missing, or not its own), or null
-   * when it does; always null without a key.
+   * With a key, on a stream with keyed entries: why the head row's MAC does not vouch for it
+   * (missing, or not its own), or null when it does; always null without a key.
    */
-  String macProblem(State h, String storedMac) {
-    if (key == null || (h.entries == 0 && storedMac == null)) {
+  String macProblem(State h, String storedMac, boolean streamKeyed) {
+    // A stream none of whose entries is keyed yet is adopted by its first keyed append (KeyedChain), head and all.
+    if (key == null || !streamKeyed || (h.entries == 0 && storedMac == null)) {
       return null;
     }
     if (storedMac == null) {

@@ -106,7 +106,7 @@ public final class PostgresStream implements LedgerStream {
     h.lastKeyed = last.keyed();
     created = true;
     VerifyResult bad = null;
-    String macProblem = head.macProblem(h, h.mac);
+    String macProblem = head.macProblem(h, h.mac, last.keyed());
     if (macProblem != null) {
       bad = VerifyResult.bad(h.entries, h.entries + 1, macProblem);
     } else if (last.seq() != h.entries || !last.hash().equals(h.lastHash)) {

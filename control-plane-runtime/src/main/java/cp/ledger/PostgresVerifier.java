@@ -80,7 +80,7 @@ final class PostgresVerifier {
       if (keyProblem != null) {
         return keyProblem;
       }
-      String headMac = head.macProblem(h, h.mac);
+      String headMac = head.macProblem(h, h.mac, keyed.anyKeyed());
       if (headMac != null && n > 0) {
         return VerifyResult.bad(n, n + 1, headMac);
       }

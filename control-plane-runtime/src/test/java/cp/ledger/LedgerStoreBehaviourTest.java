@@ -252,6 +252,27 @@ class LedgerStoreBehaviourTest {
     assertEquals(VerifyResult.Kind.NEEDS_KEY, unkeyed.kind(), unkeyed.reason());
   }
 
+  /** A stream written before the key was set is adopted by its first append with the key, head included. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stores")
+  void streamWrittenWithoutTheKey_isAdoptedByTheFirstKeyedAppend_headMacIncluded(String kind) {
+    StoreFixture f = fixture(kind);
+    writeN(f.store().open(HOT), 3);
+    f.close();
+    ChainKey key = ChainKey.fromEnv(Map.of(ChainKey.VARIABLE, "cd".repeat(32))).orElseThrow();
+    LedgerStore keyed = f.openStore(LedgerSettings.all(Durability.FSYNC_EACH).withKey(key));
+    try {
+      LedgerStream l = keyed.open(HOT);
+      assertEquals(VerifyResult.Kind.UNKEYED, l.verify().kind(), l.verify().reason());
+      l.write(entry("AFTER_KEY", "S", null));
+      assertEquals(5, l.size(), "three unkeyed entries, LEDGER_KEYED and the new one");
+      assertTrue(l.verify().ok(), l.verify().reason());
+      assertTrue(keyed.verify(HOT).ok());
+    } finally {
+      keyed.close();
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("stores")
   void writeFromAnInterruptedThread_succeeds_andKeepsTheFlag(String kind) throws Exception {

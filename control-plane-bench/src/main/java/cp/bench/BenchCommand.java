@@ -1,25 +1,33 @@
-package cp.cli;
+package cp.bench;
 
-import cp.bench.Bench;
-import cp.bench.BenchOptions;
-import cp.bench.BenchReport;
-import cp.bench.Measure;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cpctl bench}: the overhead benchmark (see {@link Bench}). Prints the table and writes it,
- * with the machine description, to the results file. Everything runs in this process against a
- * local fake provider; no key and no Temporal server are needed.
+ * {@code cpctl bench}: the overhead benchmark (see {@link Bench}), the main class of the bench's own
+ * jar ({@code control-plane-bench/target/control-plane-bench.jar}, outside the product; {@code
+ * bin/cpctl bench} runs it). Prints the table and writes it, with the machine description, to the
+ * results file. Everything runs in this process against a local fake provider; no key and no
+ * Temporal server are needed.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "cpctl bench", mixinStandardHelpOptions = true,
     description = "Measure the plane's overhead against a plain loop (P1-P6, heap), side by side in one run.")
-final class BenchCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
+  /** Exit codes as cpctl's: 0 done, 1 the benchmark failed, 2 bad usage. */
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int BAD_INPUT = 2;
+
   private static final BenchOptions D = BenchOptions.defaults();
 
   @Option(names = "--latency-ms", description = "Fake provider latency for turn measures. Default: 200.")
@@ -73,6 +81,41 @@ final class BenchCommand extends CliCommand implements java.util.concurrent.Call
   @Option(names = {"--out", "-o"}, description = "Results file. Default: target/bench-results.md.")
   Path out = D.out();
 
+  private final Map<String, String> env;
+  private final PrintStream stdout;
+  private final PrintStream progress;
+
+  BenchCommand(Map<String, String> env, PrintStream stdout, PrintStream progress) {
+    this.env = Map.copyOf(env);
+    this.stdout = stdout;
+    this.progress = progress;
+  }
+
+  public static void main(String[] args) {
+    int code = run(args, System.getenv(), System.out, System.err);
+    System.out.flush();
+    System.exit(code);
+  }
+
+  /** Runs the benchmark command line with an explicit environment and streams. */
+  public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(new BenchCommand(env, out, err));
+    cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cl.setParameterExceptionHandler((ex, a) -> {
+      err.println("cpctl bench: " + ex.getMessage() + " (see 'cpctl bench --help')");
+      return BAD_INPUT;
+    });
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      err.println("cpctl bench: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+      if (!(ex instanceof IllegalArgumentException)) {
+        ex.printStackTrace(err);
+      }
+      return ex instanceof IllegalArgumentException ? BAD_INPUT : FAILED;
+    });
+    return cl.execute(args);
+  }
+
   @Override
   public Integer call() throws Exception {
     Set<Measure.Id> ids = EnumSet.noneOf(Measure.Id.class);
@@ -86,10 +129,10 @@ final class BenchCommand extends CliCommand implements java.util.concurrent.Call
     BenchOptions o = new BenchOptions(Duration.ofMillis(latencyMs), Duration.ofMillis(gatewayLatencyMs), rounds, turns,
         warmup, gatewayCalls, sessions, sessionTurns, throughputRounds, appends, ledgerTurns, crashRuns, heapTurns,
         toolRound, ids, home, out);
-    BenchReport report = Bench.run(o, env(), err());
-    out().print(report.markdown());
-    out().println();
-    out().println("Written to " + out.toAbsolutePath());
-    return Cpctl.OK;
+    BenchReport report = Bench.run(o, env, progress);
+    stdout.print(report.markdown());
+    stdout.println();
+    stdout.println("Written to " + out.toAbsolutePath());
+    return OK;
   }
 }

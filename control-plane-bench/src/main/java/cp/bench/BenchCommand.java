@@ -27,6 +27,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
   static final int OK = 0;
   static final int FAILED = 1;
   static final int BAD_INPUT = 2;
+  /** Where bin/cpctl tells the benchmark how it was started, so B7 starts 'cpctl chat' the same way. */
+  static final String CPCTL_ENV = "CP_BENCH_CPCTL";
 
   private static final BenchOptions D = BenchOptions.defaults();
 
@@ -72,7 +74,17 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
   @Option(names = "--tool-round", description = "Each synthesize work order first calls one tool (3 LLM rounds a turn).")
   boolean toolRound;
 
-  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P6, HEAP), e.g. --only P1,P5.")
+  @Option(names = "--chat-turns", description = "Turns of each B7 chat. Default: 8.")
+  int chatTurns = D.chatTurns();
+
+  @Option(names = "--chat-runs", description = "B7 chat processes (a fresh JVM each). Default: 3.")
+  int chatRuns = D.chatRuns();
+
+  @Option(names = "--cpctl", paramLabel = "PATH", description = "How B7 starts cpctl. Default: $CP_BENCH_CPCTL"
+      + " (bin/cpctl sets it to itself).")
+  String cpctl;
+
+  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P6, B7, HEAP), e.g. --only P1,B7.")
   List<String> only = List.of();
 
   @Option(names = "--home", description = "Scratch plane roots (deleted first). Default: target/bench-home.")
@@ -116,6 +128,12 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     return cl.execute(args);
   }
 
+  /** B7's cpctl: --cpctl, else what bin/cpctl put in CP_BENCH_CPCTL; empty when neither. */
+  private List<String> launcher() {
+    String c = cpctl != null ? cpctl : env.get(CPCTL_ENV);
+    return c == null || c.isBlank() ? List.of() : List.of(c);
+  }
+
   @Override
   public Integer call() throws Exception {
     Set<Measure.Id> ids = EnumSet.noneOf(Measure.Id.class);
@@ -123,12 +141,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       try {
         ids.add(Measure.Id.parse(s));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, HEAP)");
+        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, B7,"
+            + " HEAP)");
       }
     }
     BenchOptions o = new BenchOptions(Duration.ofMillis(latencyMs), Duration.ofMillis(gatewayLatencyMs), rounds, turns,
         warmup, gatewayCalls, sessions, sessionTurns, throughputRounds, appends, ledgerTurns, crashRuns, heapTurns,
-        toolRound, ids, home, out);
+        toolRound, chatTurns, chatRuns, launcher(), ids, home, out);
     BenchReport report = Bench.run(o, env, progress);
     stdout.print(report.markdown());
     stdout.println();

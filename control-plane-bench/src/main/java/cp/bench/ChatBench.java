@@ -4,6 +4,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
+import cp.model.EventType;
 import cp.model.WorkOrderIds;
 import cp.worker.PlaneConfig;
 import java.io.BufferedReader;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -201,7 +201,8 @@ final class ChatBench {
   private static void awaitSessionStart(Process p, Path hot, Path err) throws Exception {
     long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
-      if (Files.exists(hot) && Files.readString(hot, StandardCharsets.UTF_8).contains("\"SESSION_START\"")) {
+      if (Files.exists(hot) && Files.readString(hot, StandardCharsets.UTF_8)
+          .contains("\"" + EventType.SESSION_START.wire() + "\"")) {
         return;
       }
       if (!p.isAlive()) {
@@ -219,19 +220,17 @@ final class ChatBench {
     PlaneConfig cfg = PlaneConfig.fromEnv(env);
     List<ChatTimeline.Mark> marks = new ArrayList<>();
     try (Ledgers ledgers = new Ledgers(new PlaneLayout(cfg.home()), cfg.ledgers())) {
-      Map<String, LedgerStream> streams = new HashMap<>();
-      streams.put("WO_DISPATCHED", ledgers.ho2(AGENT));
-      streams.put("WO_CHAIN_COMPLETE", ledgers.ho2(AGENT));
-      streams.put("WO_EXECUTING", ledgers.ho1());
-      streams.put("WO_COMPLETED", ledgers.ho1());
-      streams.forEach((type, stream) -> {
-        for (LedgerEntry e : stream.byEventType(type)) {
+      for (EventType type : ChatTimeline.MARKS) {
+        // HO2 plans and closes the chain; HO1 runs the work orders.
+        LedgerStream stream = type == EventType.WO_EXECUTING || type == EventType.WO_COMPLETED ? ledgers.ho1()
+            : ledgers.ho2(AGENT);
+        for (LedgerEntry e : stream.byEventType(type.wire())) {
           String wo = e.workOrderId();
           var turnField = e.meta("turn");
           int turn = wo != null ? WorkOrderIds.turnOf(wo) : turnField == null ? -1 : turnField.asInt();
           marks.add(new ChatTimeline.Mark(Instant.parse(e.timestamp()), type, turn, wo));
         }
-      });
+      }
     }
     return marks;
   }

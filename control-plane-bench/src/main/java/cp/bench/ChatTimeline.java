@@ -1,5 +1,6 @@
 package cp.bench;
 
+import cp.model.EventType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +45,11 @@ final class ChatTimeline {
   }
 
   /** One ledger entry that marks a step: its time, event type, turn and work order (null for turn-level entries). */
-  record Mark(Instant at, String eventType, int turn, String workOrderId) {}
+  record Mark(Instant at, EventType eventType, int turn, String workOrderId) {}
+
+  /** The ledger entries the steps are cut at. */
+  static final List<EventType> MARKS = List.of(EventType.WO_DISPATCHED, EventType.WO_EXECUTING,
+      EventType.WO_COMPLETED, EventType.WO_CHAIN_COMPLETE);
 
   /** One provider call as the fake provider saw it. */
   record Call(Instant request, Instant response) {}
@@ -60,9 +65,9 @@ final class ChatTimeline {
    */
   static Optional<Turn> turn(int turn, Instant sent, Instant answered, List<Mark> marks, List<Call> calls) {
     List<Mark> ofTurn = marks.stream().filter(m -> m.turn() == turn).toList();
-    List<String> workOrders = ofTurn.stream().filter(m -> m.eventType().equals("WO_DISPATCHED"))
+    List<String> workOrders = ofTurn.stream().filter(m -> m.eventType() == EventType.WO_DISPATCHED)
         .sorted((a, b) -> a.at().compareTo(b.at())).map(Mark::workOrderId).toList();
-    Optional<Mark> chainComplete = first(ofTurn, "WO_CHAIN_COMPLETE", null);
+    Optional<Mark> chainComplete = first(ofTurn, EventType.WO_CHAIN_COMPLETE, null);
     if (workOrders.isEmpty() || chainComplete.isEmpty()) {
       return Optional.empty();
     }
@@ -72,9 +77,9 @@ final class ChatTimeline {
     }
     Instant previousEnd = null;
     for (String wo : workOrders) {
-      Optional<Mark> dispatched = first(ofTurn, "WO_DISPATCHED", wo);
-      Optional<Mark> executing = first(ofTurn, "WO_EXECUTING", wo);
-      Optional<Mark> completed = first(ofTurn, "WO_COMPLETED", wo);
+      Optional<Mark> dispatched = first(ofTurn, EventType.WO_DISPATCHED, wo);
+      Optional<Mark> executing = first(ofTurn, EventType.WO_EXECUTING, wo);
+      Optional<Mark> completed = first(ofTurn, EventType.WO_COMPLETED, wo);
       if (dispatched.isEmpty() || executing.isEmpty() || completed.isEmpty()) {
         return Optional.empty();
       }
@@ -127,8 +132,8 @@ final class ChatTimeline {
     return out;
   }
 
-  private static Optional<Mark> first(List<Mark> marks, String eventType, String workOrderId) {
-    return marks.stream().filter(m -> m.eventType().equals(eventType)
+  private static Optional<Mark> first(List<Mark> marks, EventType eventType, String workOrderId) {
+    return marks.stream().filter(m -> m.eventType() == eventType
         && (workOrderId == null || workOrderId.equals(m.workOrderId()))).min((a, b) -> a.at().compareTo(b.at()));
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cp.bench.ChatTimeline.Call;
 import cp.bench.ChatTimeline.Mark;
 import cp.bench.ChatTimeline.Step;
+import cp.model.EventType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ class ChatTimelineTest {
     return T0.plusNanos((long) (ms * 1_000_000));
   }
 
-  private static Mark mark(double ms, String type, String wo) {
+  private static Mark mark(double ms, EventType type, String wo) {
     return new Mark(at(ms), type, 2, wo);
   }
 
@@ -31,11 +32,11 @@ class ChatTimelineTest {
   @Test
   void twoWorkOrders_eachStepIsItsGap_andTheStepsSumToTheSpan() {
     List<Mark> marks = List.of(
-        mark(40, "WO_DISPATCHED", CLASSIFY), mark(55, "WO_EXECUTING", CLASSIFY), mark(270, "WO_COMPLETED", CLASSIFY),
-        mark(300, "WO_DISPATCHED", SYNTHESIZE), mark(312, "WO_EXECUTING", SYNTHESIZE),
-        mark(530, "WO_COMPLETED", SYNTHESIZE), mark(536, "WO_CHAIN_COMPLETE", null),
+        mark(40, EventType.WO_DISPATCHED, CLASSIFY), mark(55, EventType.WO_EXECUTING, CLASSIFY), mark(270, EventType.WO_COMPLETED, CLASSIFY),
+        mark(300, EventType.WO_DISPATCHED, SYNTHESIZE), mark(312, EventType.WO_EXECUTING, SYNTHESIZE),
+        mark(530, EventType.WO_COMPLETED, SYNTHESIZE), mark(536, EventType.WO_CHAIN_COMPLETE, null),
         // Another turn's marks are not this turn's.
-        new Mark(at(10), "WO_DISPATCHED", 1, "WO-1a2b3c4d-0001-01"));
+        new Mark(at(10), EventType.WO_DISPATCHED, 1, "WO-1a2b3c4d-0001-01"));
     List<Call> calls = List.of(new Call(at(60), at(260)), new Call(at(320), at(520)));
 
     ChatTimeline.Turn t = ChatTimeline.turn(2, at(0), at(550), marks, calls).orElseThrow();
@@ -56,8 +57,8 @@ class ChatTimelineTest {
 
   @Test
   void aToolRound_betweenTwoCallsOfOneWorkOrder_isItsOwnStep() {
-    List<Mark> marks = List.of(mark(10, "WO_DISPATCHED", CLASSIFY), mark(20, "WO_EXECUTING", CLASSIFY),
-        mark(480, "WO_COMPLETED", CLASSIFY), mark(490, "WO_CHAIN_COMPLETE", null));
+    List<Mark> marks = List.of(mark(10, EventType.WO_DISPATCHED, CLASSIFY), mark(20, EventType.WO_EXECUTING, CLASSIFY),
+        mark(480, EventType.WO_COMPLETED, CLASSIFY), mark(490, EventType.WO_CHAIN_COMPLETE, null));
     List<Call> calls = List.of(new Call(at(25), at(225)), new Call(at(270), at(470)));
 
     Map<Step, Double> s = ChatTimeline.turn(2, at(0), at(500), marks, calls).orElseThrow().steps();
@@ -69,16 +70,16 @@ class ChatTimelineTest {
 
   @Test
   void aTurnWithoutItsChain_isNotDecomposed() {
-    List<Mark> marks = List.of(mark(10, "WO_DISPATCHED", CLASSIFY), mark(20, "WO_EXECUTING", CLASSIFY),
-        mark(480, "WO_COMPLETED", CLASSIFY));
+    List<Mark> marks = List.of(mark(10, EventType.WO_DISPATCHED, CLASSIFY), mark(20, EventType.WO_EXECUTING, CLASSIFY),
+        mark(480, EventType.WO_COMPLETED, CLASSIFY));
     assertEquals(Optional.empty(), ChatTimeline.turn(2, at(0), at(500), marks, List.of(new Call(at(25), at(225)))));
   }
 
   @Test
   void shares_areOfTheOverheadOnly_andAddUpToOne() {
     List<ChatTimeline.Turn> turns = new ArrayList<>();
-    List<Mark> marks = List.of(mark(30, "WO_DISPATCHED", CLASSIFY), mark(40, "WO_EXECUTING", CLASSIFY),
-        mark(250, "WO_COMPLETED", CLASSIFY), mark(260, "WO_CHAIN_COMPLETE", null));
+    List<Mark> marks = List.of(mark(30, EventType.WO_DISPATCHED, CLASSIFY), mark(40, EventType.WO_EXECUTING, CLASSIFY),
+        mark(250, EventType.WO_COMPLETED, CLASSIFY), mark(260, EventType.WO_CHAIN_COMPLETE, null));
     turns.add(ChatTimeline.turn(2, at(0), at(280), marks, List.of(new Call(at(45), at(245)))).orElseThrow());
 
     Map<Step, Double> shares = ChatTimeline.shares(ChatTimeline.medians(turns));

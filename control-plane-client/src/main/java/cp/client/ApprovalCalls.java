@@ -35,6 +35,11 @@ final class ApprovalCalls {
   static final String STATE_QUERY = "state";
   /** How often a decision that waits for a worker looks whether it was taken. */
   static final Duration DECISION_POLL = Duration.ofSeconds(2);
+  /**
+   * Sessions asked at once when every open session is asked: a session whose worker is gone takes
+   * the whole Query deadline to say nothing, and 200 of those one by one would take minutes.
+   */
+  static final int PARALLEL_QUERIES = 16;
 
   private final WorkflowClient client;
   private final BoundedRpc rpc;
@@ -61,9 +66,13 @@ final class ApprovalCalls {
 
   /** See {@link ControlPlaneClient#pendingApprovals()}. */
   List<PendingApproval> pendingEverywhere(int sessionLimit) {
+    List<String> ids = lister.openSessionIds(sessionLimit);
     List<PendingApproval> out = new ArrayList<>();
-    for (String sid : lister.openSessionIds(sessionLimit)) {
-      out.addAll(pendingOrNone(sid));
+    for (int from = 0; from < ids.size(); from += PARALLEL_QUERIES) {
+      List<CompletableFuture<List<PendingApproval>>> asked = ids.subList(from, Math.min(ids.size(),
+          from + PARALLEL_QUERIES)).stream().map(sid -> CompletableFuture.supplyAsync(() -> pendingOrNone(sid),
+              waiters)).toList();
+      asked.forEach(a -> out.addAll(a.join()));
     }
     return out;
   }

@@ -8,9 +8,8 @@ import java.util.List;
  * and write_file (issue 15), the one that changes files.
  */
 public final class BuiltinTools {
-  /** The ids of {@link #all}, in its order: the only tools an agent config may name. */
-  public static final List<String> IDS = List.of(ReadFileTool.ID, QueryLedgerTool.ID, ListPackagesTool.ID,
-      GateCheckTool.ID, WriteFileTool.ID);
+  /** The ids of {@link #all}, in its order (the catalog checks agent files against the tool registry, which holds them). */
+  public static final List<String> IDS = cp.contracts.BuiltinToolIds.ALL;
 
   /**
    * The tools that change something: an agent's approval policy for them defaults to
@@ -20,8 +19,14 @@ public final class BuiltinTools {
 
   private BuiltinTools() {}
 
-  public static List<Tool> all(Catalog catalog, IntegrityGates gates) {
+  /** Every built-in tool, configured by {@code settings}. */
+  public static List<Tool> all(Catalog catalog, IntegrityGates gates, ToolSettings settings) {
     return List.of(new ReadFileTool(), new QueryLedgerTool(catalog), new ListPackagesTool(catalog),
-        new GateCheckTool(gates), WriteFileTool.fromEnvironment(System.getenv()));
+        new GateCheckTool(gates), new WriteFileTool(settings.writeFileMaxBytes()));
+  }
+
+  /** Every built-in tool with the default settings ({@link ToolSettings#DEFAULTS}). */
+  public static List<Tool> all(Catalog catalog, IntegrityGates gates) {
+    return all(catalog, gates, ToolSettings.DEFAULTS);
   }
 }

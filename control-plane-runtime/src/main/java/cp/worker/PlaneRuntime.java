@@ -6,9 +6,12 @@ import cp.activities.Ho1ActivitiesImpl;
 import cp.activities.Ho2ActivitiesImpl;
 import cp.activities.RetryBackoff;
 import cp.activities.SessionActivitiesImpl;
+import cp.agents.PlaneAgents;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
+import cp.contracts.SchemaValidator;
 import cp.gateway.CircuitBreaker;
+import cp.gateway.ExchangeSpool;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayConfig;
 import cp.gateway.LlmProvider;
@@ -21,6 +24,7 @@ import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolSettings;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +46,12 @@ public final class PlaneRuntime implements AutoCloseable {
   private final ToolExecutor tools;
   private final Clock clock;
   private final Object[] activities;
+  /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
+  private final PlaneAgents agents;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock) {
+      ToolExecutor tools, Clock clock, PlaneAgents agents) {
+    this.agents = agents;
     this.config = config;
     this.catalog = catalog;
     this.ledgers = ledgers;
@@ -78,23 +85,35 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()));
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings());
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
-    LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
+    // The offline model checks a "call <tool> {json}" against the tool's schema with the catalog's engine.
+    SchemaValidator schemas = new SchemaValidator();
+    LlmProvider provider = new ProviderFactory(() -> new OfflineProvider(schemas::validate)).create(config.provider());
     return open(config, provider, tools, Clock.systemUTC());
   }
 
   /**
    * Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one).
-   * The catalog comes from {@link PlaneConfig#loadCatalog()} (CP_RESOURCES_DIR or the built-in one).
+   * The catalog comes from {@link PlaneConfig#loadCatalog()} (the built-in one, plus CP_RESOURCES_DIR), or, with
+   * CP_AGENTS_DIR or CP_TOOLS_PATH, from {@link PlaneAgents}: the tool registry checked, the defined agents added.
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
-    Catalog catalog = config.loadCatalog();
-    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
+    Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
+    Ledgers ledgers;
+    try {
+      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     OutputValidator validator = (schema, text) -> {
       try {
         return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
@@ -104,14 +123,19 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
-        id -> new CircuitBreaker(id, config.breaker()), clock);
+        id -> new CircuitBreaker(id, config.breaker()), clock,
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
-    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
+        ToolSettings.fromEnv(config.env())));
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
   }
 
-  /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {}
+  /**
+   * What a tool executor is built from; {@code source} is where the catalog was loaded from,
+   * {@code toolSettings} the built-in tools' configuration from the environment.
+   */
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {}
 
   public PlaneConfig config() {
     return config;
@@ -145,5 +169,8 @@ public final class PlaneRuntime implements AutoCloseable {
   @Override
   public void close() {
     ledgers.close();
+    if (agents != null) {
+      agents.close();
+    }
   }
 }

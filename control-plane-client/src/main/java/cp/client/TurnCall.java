@@ -127,13 +127,16 @@ final class TurnCall {
         return r;
       } catch (TimeoutException e) {
         if (reporter != null) {
-          reporter.poll();
+          // Nothing to show before the session took the turn: no Query ahead of the Update.
+          if (accepted.get()) {
+            reporter.poll();
+          }
           if (System.nanoTime() - nextWatch < 0) {
             continue;
           }
           nextWatch = System.nanoTime() + watchInterval.toNanos();
         }
-        if (listener != null && listener.wantsApprovals()) {
+        if (listener != null && listener.wantsApprovals() && accepted.get()) {
           for (PendingApproval p : pendingApprovals.apply(sessionId)) {
             if (toldApprovals.add(p.approvalId())) {
               listener.onApproval(p);

@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
  * Temporal server are needed.
  */
 @Command(name = "cpctl bench", mixinStandardHelpOptions = true,
-    description = "Measure the plane's overhead against a plain loop (P1-P6, heap), side by side in one run.")
+    description = "Measure the plane's overhead against a plain loop (P1-P6, heap), side by side in one run, and a"
+        + " black-box cpctl chat process (B7).")
 public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
   /** Exit codes as cpctl's: 0 done, 1 the benchmark failed, 2 bad usage. */
   static final int OK = 0;

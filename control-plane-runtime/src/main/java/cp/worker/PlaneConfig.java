@@ -144,6 +144,12 @@ public record PlaneConfig(
         + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
   }
 
+  /** The same configuration with other ledger settings (a test gives the store its own hooks). */
+  public PlaneConfig withLedgers(LedgerSettings other) {
+    return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
+        tls, payloadKey, resourcesDir, env);
+  }
+
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */
   public boolean embedded() {
     return temporalAddress == null;

@@ -100,7 +100,10 @@ public final class TemporalOptions {
    * worker of an in-process service (see {@link PlaneWorker#startSoleWorker}).
    */
   public static WorkerOptions workerOptions(boolean stickyOff, String role) {
-    WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role));
+    // Heartbeats go on while a stopping worker drains (issue 20 §3): without them the SDK fails the
+    // heartbeat of a running LLM call at once, the call is cancelled, and the next worker pays for it again.
+    WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role))
+        .setAllowActivityHeartbeatDuringShutdown(true);
     if (stickyOff) {
       b.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }

@@ -64,7 +64,8 @@ class WorkerMetricsTest {
     String after;
     List<LedgerEntry> exchanges;
     long hotAppendsAtLeast;
-    try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry);
+    try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry,
+        () -> new cp.worker.Readiness.Status(true, java.util.List.of()));
         PlaneFixture plane = PlaneFixture.start(env, deps -> (agent, session, tool, args, allowed) ->
             ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0"))) {
       URI uri = URI.create("http://127.0.0.1:" + server.address().getPort() + MetricsServer.PATH);

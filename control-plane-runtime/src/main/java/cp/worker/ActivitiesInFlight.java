@@ -1,6 +1,6 @@
 package cp.worker;
 
-import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
@@ -25,9 +25,16 @@ final class ActivitiesInFlight extends WorkerInterceptorBase {
   @Override
   public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
     return new ActivityInboundCallsInterceptorBase(next) {
+      private ActivityInfo info;
+
+      @Override
+      public void init(ActivityExecutionContext context) {
+        info = context.getInfo();
+        super.init(context);
+      }
+
       @Override
       public ActivityOutput execute(ActivityInput input) {
-        ActivityInfo info = Activity.getExecutionContext().getInfo();
         long id = ids.incrementAndGet();
         running.put(id, info.getActivityType() + " of " + info.getWorkflowId() + " (attempt " + info.getAttempt() + ")");
         try {

@@ -81,7 +81,8 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     conn.ensureSearchAttributes();
     PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));
-    readiness.set(Readiness.start(WorkerChecks.of(conn, worker, runtime.ledgers()), ops.readyInterval(), t -> t));
+    readiness.set(Readiness.start(WorkerChecks.of(conn, worker, runtime.ledgers()), ops.readyInterval(),
+        runtime.masker()::mask));
     PlaneRuntime opened = runtime;
     MetricsServer served = metrics;
     AtomicBoolean closed = new AtomicBoolean();

@@ -57,6 +57,9 @@ public final class SecretMasker {
   public static final List<String> SECRET_SUFFIXES = List.of("_API_KEY", "_PASSWORD", "_TOKEN", "_SECRET",
       "_HMAC_KEY", "_PAYLOAD_KEY");
 
+  /** The public prefixes of well-known key formats: fragments lying wholly inside them are not masked. */
+  private static final Pattern PUBLIC_PREFIX = Pattern.compile(
+      "sk-ant-[a-z]+[0-9]*-|sk-(?:proj|svcacct|admin)-|sk-|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA");
   private static final Pattern URL_PASSWORD = Pattern.compile("(?i)[?&]password=([^&]+)");
 
   /**
@@ -160,7 +163,10 @@ public final class SecretMasker {
           continue;
         }
         Map<Long, List<Fragment>> grams = byLength.computeIfAbsent(k, x -> new HashMap<>());
-        for (int i = 0; i + k <= form.length(); i++) {
+        // A key's public prefix (sk-ant-api03-) is not secret: every key of its kind starts so.
+        Matcher prefix = PUBLIC_PREFIX.matcher(form);
+        int firstSecret = prefix.lookingAt() ? prefix.end() : 0;
+        for (int i = Math.max(0, firstSecret - k + 1); i + k <= form.length(); i++) {
           String gram = form.substring(i, i + k);
           List<Fragment> list = grams.computeIfAbsent(hash(gram, 0, k), x -> new ArrayList<>());
           if (list.stream().noneMatch(f -> f.text().equals(gram))) {
@@ -204,8 +210,9 @@ public final class SecretMasker {
     if (text == null || text.isEmpty()) {
       return text;
     }
-    String byValue = maskValues(text);
-    return maskPatterns(byValue);
+    // Patterns first: a whole key of a known kind is masked as one, before a configured key of the
+    // same kind could match a fragment of it.
+    return maskValues(maskPatterns(text));
   }
 
   /**

@@ -14,6 +14,7 @@ import cp.ledger.LedgerSettings;
 import cp.tools.BuiltinTools;
 import cp.worker.codec.PayloadKey;
 import cp.model.ContractIds;
+import cp.observability.SecretMasker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +100,15 @@ public record PlaneConfig(
         + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
         + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
         + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
+  }
+
+  /**
+   * A masker for this process's secrets (issue 20 §1): the values of its secret variables
+   * ({@link SecretMasker#fromEnv}) and the common secret patterns. Each call builds a new one; a
+   * process keeps the one it built (and registers later secrets, e.g. an MCP server's, on it).
+   */
+  public SecretMasker secretMasker() {
+    return SecretMasker.fromEnv(env);
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */

@@ -17,6 +17,7 @@ import cp.gateway.OutputValidator;
 import cp.gateway.ProviderFactory;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
+import cp.observability.SecretMasker;
 import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
@@ -41,11 +42,13 @@ public final class PlaneRuntime implements AutoCloseable {
   private final LlmProvider provider;
   private final ToolExecutor tools;
   private final Clock clock;
+  private final SecretMasker masker;
   private final Object[] activities;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock) {
+      ToolExecutor tools, Clock clock, SecretMasker masker) {
     this.config = config;
+    this.masker = masker;
     this.catalog = catalog;
     this.ledgers = ledgers;
     this.provider = provider;
@@ -94,7 +97,8 @@ public final class PlaneRuntime implements AutoCloseable {
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
     Catalog catalog = config.loadCatalog();
-    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    SecretMasker masker = config.secretMasker();
+    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers(), masker);
     OutputValidator validator = (schema, text) -> {
       try {
         return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
@@ -107,7 +111,7 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker);
   }
 
   /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
@@ -115,6 +119,15 @@ public final class PlaneRuntime implements AutoCloseable {
 
   public PlaneConfig config() {
     return config;
+  }
+
+  /**
+   * The masker every ledger entry of this runtime passes ({@link cp.ledger.MaskingLedgerStore}):
+   * the process's configured secrets and the common patterns. Register a secret learned later (an
+   * MCP server's env or header value) here, and it is masked from then on.
+   */
+  public SecretMasker masker() {
+    return masker;
   }
 
   public Catalog catalog() {

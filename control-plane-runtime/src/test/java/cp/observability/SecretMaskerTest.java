@@ -38,7 +38,9 @@ class SecretMaskerTest {
     String last12 = KEY.substring(KEY.length() - 12);
     assertMasked("your key ending in " + last12 + " was revoked", last12);
     assertMasked("key starting " + noPrefix.substring(0, 10) + "… rejected", noPrefix.substring(0, 10));
-    assertEquals("invalid x-api-key: [masked:ANTHROPIC_API_KEY]", masker.mask("invalid x-api-key: " + KEY));
+    // A whole key of a known kind is masked by its pattern, before its configured value is looked at.
+    assertEquals("invalid x-api-key: [masked:anthropic-key]", masker.mask("invalid x-api-key: " + KEY));
+    assertEquals("key [masked:ANTHROPIC_API_KEY] is invalid", masker.mask("key " + noPrefix + " is invalid"));
   }
 
   @Test

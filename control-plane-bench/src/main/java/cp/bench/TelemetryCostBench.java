@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * is opened with the telemetry a production worker would have: the OpenTelemetry SDK from
  * {@code OTEL_*} variables, exporting OTLP over HTTP (batched, as autoconfigured) to a local sink
  * that answers like a collector, and a Prometheus registry scraped once a round; the "off" plane
- * is P1's own. Rounds interleave, and the process's telemetry is switched with each side.
+ * is P1's own. Rounds interleave; the traced plane is given its telemetry, and the ledger's (which the
+ * stores still read process-wide) is switched with each side.
  */
 final class TelemetryCostBench {
   /** Tracing and metrics may cost at most 2 % of a turn (issue 14). */
@@ -51,16 +52,16 @@ final class TelemetryCostBench {
     env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
     env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort());
     env.put("OTEL_SERVICE_NAME", "cp-bench");
-    Telemetry on = Telemetry.install(Telemetry.fromEnv(env, registry));
+    Telemetry on = Telemetry.installForLedger(Telemetry.fromEnv(env, registry));
     OrchestratedPlane traced;
     try {
-      traced = OrchestratedPlane.open(env);
+      traced = OrchestratedPlane.open(env, on);
     } finally {
-      Telemetry.install(Telemetry.NOOP);
+      Telemetry.installForLedger(Telemetry.NOOP);
     }
     AtomicLong scraped = new AtomicLong();
     try (traced) {
-      Telemetry.install(on);
+      Telemetry.installForLedger(on);
       try {
         for (int done = 0; done < o.warmupTurns(); done += TurnLatencyBench.WARMUP_SESSION_TURNS) {
           String sid = traced.client.startSession(TurnLatencyBench.AGENT);
@@ -70,17 +71,17 @@ final class TelemetryCostBench {
           traced.client.end(sid);
         }
       } finally {
-        Telemetry.install(Telemetry.NOOP);
+        Telemetry.installForLedger(Telemetry.NOOP);
       }
       ProcessCpu cpu = new ProcessCpu(2);
       Interleaved.Result r = Interleaved.run(o.rounds(), round -> cpu.measure(0, o.turnsPerRound(), () -> {
-        Telemetry.install(on);
+        Telemetry.installForLedger(on);
         try {
           List<Double> ms = rounds(traced);
           scraped.addAndGet(registry.scrape().length());
           return ms;
         } finally {
-          Telemetry.install(Telemetry.NOOP);
+          Telemetry.installForLedger(Telemetry.NOOP);
         }
       }), round -> cpu.measure(1, o.turnsPerRound(), () -> rounds(off)));
       double p50 = r.medianRatio();

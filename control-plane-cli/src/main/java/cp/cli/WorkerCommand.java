@@ -1,9 +1,12 @@
 package cp.cli;
 
+import cp.faults.FaultHook;
 import cp.faults.FaultPoints;
+import cp.observability.SecretMasker;
+import cp.worker.MetricsRegistries;
+import cp.worker.ProcessServices;
 import cp.observability.Telemetry;
 import cp.worker.MetricsServer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -48,10 +51,12 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     CliPlane.requireSharedService(cfg, "worker");
     OpsSettings ops = OpsSettings.fromEnv(env());
     InetSocketAddress metricsAddress = metricsAddress(ops);
-    FaultPoints.configure(env(), out(), err());
-    PrometheusMeterRegistry registry = metricsAddress == null ? null
-        : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Telemetry telemetry = Telemetry.install(Telemetry.fromEnv(env(), registry));
+    // The hook is passed to the activities; FaultPoints also keeps it for the ledger stores until they take it.
+    FaultHook faults = FaultPoints.configure(env(), out(), err());
+    SecretMasker masker = cfg.secretMasker();
+    PrometheusMeterRegistry registry = metricsAddress == null ? null : MetricsRegistries.prometheus();
+    Telemetry telemetry = Telemetry.installForLedger(Telemetry.fromEnv(env(), registry, masker));
+    ProcessServices services = new ProcessServices(telemetry, faults, masker);
     AtomicReference<Readiness> readiness = new AtomicReference<>();
     MetricsServer metrics = null;
     PlaneRuntime runtime = null;
@@ -66,8 +71,8 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
               + " (is another process using it? pick another port)");
         }
       }
-      runtime = PlaneRuntime.open(cfg);
-      conn = TemporalConnection.open(cfg);
+      runtime = PlaneRuntime.open(cfg, services);
+      conn = TemporalConnection.open(cfg, telemetry);
     } catch (RuntimeException e) {
       if (runtime != null) {
         runtime.close();

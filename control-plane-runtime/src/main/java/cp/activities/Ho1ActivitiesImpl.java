@@ -8,6 +8,7 @@ import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.contracts.ToolSpec;
+import cp.faults.FaultHook;
 import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
@@ -76,6 +77,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final Clock clock;
   private final RetryBackoff providerBackoff;
   private final ActivityContextSource context;
+  private final Telemetry telemetry;
+  private final FaultHook faults;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
@@ -86,6 +89,17 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff, ActivityContextSource context) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, context, Telemetry.NOOP, FaultHook.NONE);
+  }
+
+  /**
+   * As above, reporting spans and metrics to {@code telemetry} and passing the {@code tool-call}
+   * fault point to {@code faults} (a crash test's hook; {@link FaultHook#NONE} in production).
+   */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context, Telemetry telemetry, FaultHook faults) {
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
+    this.faults = java.util.Objects.requireNonNull(faults, "faults");
     this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
     this.catalog = catalog;
@@ -96,7 +110,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.defaultModel = defaultModel;
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
-    this.completion = new WorkOrderCompletion(contracts, ledgers, clock);
+    this.completion = new WorkOrderCompletion(contracts, ledgers, clock, telemetry);
   }
 
   // ------------------------------------------------------------------ prepare
@@ -245,11 +259,11 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
     ToolUse use = r.toolUse();
     long start = clock.millis();
-    Span span = ActivitySpans.tool(r, use);
+    Span span = ActivitySpans.tool(telemetry, r, use);
     try {
       ToolCallResult ran = runTool(r, use, key, start);
       ActivitySpans.toolDone(span, ran, ho1);
-      Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
+      telemetry.metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
           ran.status());
       return ran;
     } finally {
@@ -262,7 +276,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     ToolResult result;
     try {
       result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {
-        FaultPoints.at(FaultPoints.TOOL_CALL);
+        faults.at(FaultPoints.TOOL_CALL);
         return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
       });
     } catch (Exception e) {

@@ -7,8 +7,10 @@ import java.util.ServiceLoader;
 
 /**
  * The named points where a test may stop a worker so that it can SIGKILL it exactly there, and
- * the static facade the product calls at them: each call goes to the installed {@link FaultHook},
- * {@link FaultHook#NONE} (nothing happens) unless a test installs another.
+ * {@link #hookFor} that makes the {@link FaultHook} a worker passes to what reaches them (the
+ * activities take it as a collaborator, issue 21). The static {@link #at}/{@link #armed}/{@link
+ * #pause} facade remains for the ledger stores only, until they take their hook through their
+ * options (the ledger helper's {@code LedgerHooks}); nothing else may call it.
  *
  * <p>Points: {@link #TOOL_CALL} (a tool is about to run inside its activity), {@link #ATTENTION}
  * (attention has read the ledgers and not yet written ATTENTION_ASSEMBLED),
@@ -41,41 +43,53 @@ public final class FaultPoints {
   private FaultPoints() {}
 
   /**
-   * Installs the hook {@code env}'s {@link #ENV} asks for, from the first {@link FaultHookFactory}
-   * on the classpath; without the variable, {@link FaultHook#NONE}. Without a factory (the
-   * production jar) it prints {@link #NOT_IN_THIS_BUILD} to {@code err} and installs none.
+   * The hook {@code env}'s {@link #ENV} asks for, from the first {@link FaultHookFactory} on the
+   * classpath; without the variable, {@link FaultHook#NONE}. Without a factory (the production jar)
+   * it prints {@link #NOT_IN_THIS_BUILD} to {@code err} and returns none.
    *
    * @throws IllegalArgumentException naming the variable when its value names no known point
    */
-  public static void configure(Map<String, String> env, PrintStream out, PrintStream err) {
-    configure(env, out, err, ServiceLoader.load(FaultHookFactory.class));
+  public static FaultHook hookFor(Map<String, String> env, PrintStream out, PrintStream err) {
+    return hookFor(env, out, err, ServiceLoader.load(FaultHookFactory.class));
   }
 
-  /** {@link #configure(Map, PrintStream, PrintStream)} with {@code out} for both streams. */
-  public static void configure(Map<String, String> env, PrintStream out) {
-    configure(env, out, out);
-  }
-
-  static void configure(Map<String, String> env, PrintStream out, PrintStream err,
+  static FaultHook hookFor(Map<String, String> env, PrintStream out, PrintStream err,
       Iterable<FaultHookFactory> factories) {
     String raw = env.get(ENV);
     if (raw == null || raw.isBlank()) {
-      hook = FaultHook.NONE;
-      return;
+      return FaultHook.NONE;
     }
     var found = factories.iterator();
     if (!found.hasNext()) {
-      hook = FaultHook.NONE;
       err.println(NOT_IN_THIS_BUILD);
       err.flush();
-      return;
+      return FaultHook.NONE;
     }
-    hook = found.next().create(raw, out);
+    return found.next().create(raw, out);
   }
 
-  /** Installs {@code h} (tests that drive fault points in-process). */
-  public static void install(FaultHook h) {
+  /**
+   * {@link #hookFor} and installs the hook for the ledger stores' static calls (see the class
+   * comment); returns it, for everything else to be passed.
+   */
+  public static FaultHook configure(Map<String, String> env, PrintStream out, PrintStream err) {
+    return install(hookFor(env, out, err));
+  }
+
+  /** {@link #configure(Map, PrintStream, PrintStream)} with {@code out} for both streams. */
+  public static FaultHook configure(Map<String, String> env, PrintStream out) {
+    return configure(env, out, out);
+  }
+
+  static FaultHook configure(Map<String, String> env, PrintStream out, PrintStream err,
+      Iterable<FaultHookFactory> factories) {
+    return install(hookFor(env, out, err, factories));
+  }
+
+  /** Installs {@code h} for the ledger stores' static calls (and tests that drive them in-process); returns it. */
+  public static FaultHook install(FaultHook h) {
     hook = h == null ? FaultHook.NONE : h;
+    return hook;
   }
 
   /** Back to {@link FaultHook#NONE}. */

@@ -18,6 +18,7 @@ import cp.gateway.ProviderFactory;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
 import cp.observability.SecretMasker;
+import cp.observability.Telemetry;
 import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
@@ -43,12 +44,14 @@ public final class PlaneRuntime implements AutoCloseable {
   private final ToolExecutor tools;
   private final Clock clock;
   private final SecretMasker masker;
+  private final ProcessServices services;
   private final Object[] activities;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock, SecretMasker masker) {
+      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services) {
     this.config = config;
     this.masker = masker;
+    this.services = services;
     this.catalog = catalog;
     this.ledgers = ledgers;
     this.provider = provider;
@@ -66,16 +69,24 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public Object[] activities(ActivityContextSource context) {
     String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
+    Telemetry telemetry = services.telemetry();
     return new Object[] {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
-            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context),
-        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock), context),
-        new SessionActivitiesImpl(catalog, ledgers, context), new cp.activities.ApprovalActivitiesImpl(ledgers)};
+            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context,
+            telemetry, services.faults()),
+        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
+            telemetry),
+        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers)};
   }
 
-  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */
+  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools, reporting nothing. */
   public static PlaneRuntime open(PlaneConfig config) {
-    return open(config, PlaneRuntime::builtinTools);
+    return open(config, ProcessServices.NONE);
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools, for {@code services}. */
+  public static PlaneRuntime open(PlaneConfig config, ProcessServices services) {
+    return open(config, PlaneRuntime::builtinTools, services);
   }
 
   /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
@@ -86,8 +97,13 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
+    return open(config, tools, ProcessServices.NONE);
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects and {@code tools}, for {@code services}. */
+  public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools, ProcessServices services) {
     LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
-    return open(config, provider, tools, Clock.systemUTC());
+    return open(config, provider, tools, Clock.systemUTC(), services);
   }
 
   /**
@@ -96,8 +112,17 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
+    return open(config, provider, tools, clock, ProcessServices.NONE);
+  }
+
+  /**
+   * Builds the runtime with an explicit provider, reporting to {@code services}' telemetry and
+   * passing its fault hook to the activities.
+   */
+  public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
+      Clock clock, ProcessServices services) {
     Catalog catalog = config.loadCatalog();
-    SecretMasker masker = config.secretMasker();
+    SecretMasker masker = services.masker() != null ? services.masker() : config.secretMasker();
     Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers(), masker);
     OutputValidator validator = (schema, text) -> {
       try {
@@ -108,10 +133,10 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
-        id -> new CircuitBreaker(id, config.breaker()), clock);
+        id -> new CircuitBreaker(id, config.breaker()), clock, services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services);
   }
 
   /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
@@ -128,6 +153,11 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public SecretMasker masker() {
     return masker;
+  }
+
+  /** The telemetry and fault hook this runtime was built with. */
+  public ProcessServices services() {
+    return services;
   }
 
   public Catalog catalog() {

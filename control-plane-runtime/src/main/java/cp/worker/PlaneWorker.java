@@ -95,7 +95,7 @@ public final class PlaneWorker implements AutoCloseable {
   }
 
   /** {@code options} plus the telemetry's tracing and turn-metrics interceptors ({@link TemporalTelemetry}), if any. */
-  static WorkerFactoryOptions withTelemetry(WorkerFactoryOptions options, cp.observability.Telemetry telemetry) {
+  public static WorkerFactoryOptions withTelemetry(WorkerFactoryOptions options, cp.observability.Telemetry telemetry) {
     List<WorkerInterceptor> added = TemporalTelemetry.workerInterceptors(telemetry);
     if (added.isEmpty()) {
       return options;

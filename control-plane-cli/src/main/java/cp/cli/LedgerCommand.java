@@ -66,8 +66,19 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "" + DEFAULT_LIMIT, description = "The last N matches (0: all). Default: ${DEFAULT-VALUE}.")
     int limit;
 
-    @Option(names = "--json", description = "One JSON object per line, as stored.")
+    @Option(names = "--json", description = "One JSON object per line, as stored (secrets masked).")
     boolean json;
+
+    private java.io.PrintStream masked;
+
+    /** Every entry printed passes the secret masker (issue 20 §1): entries may predate masking. */
+    @Override
+    java.io.PrintStream out() {
+      if (masked == null) {
+        masked = MaskedOutput.over(super.out(), config().secretMasker());
+      }
+      return masked;
+    }
 
     @Override
     public Integer call() {

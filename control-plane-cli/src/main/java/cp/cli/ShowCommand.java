@@ -20,6 +20,17 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--json", description = "Print as JSON.")
   boolean json;
 
+  private java.io.PrintStream masked;
+
+  /** Everything shown passes the secret masker (issue 20 §1): entries may predate masking. */
+  @Override
+  java.io.PrintStream out() {
+    if (masked == null) {
+      masked = MaskedOutput.over(super.out(), config().secretMasker());
+    }
+    return masked;
+  }
+
   @Override
   public Integer call() {
     var cfg = config();

@@ -83,6 +83,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
       telemetry.close();
       throw e;
     }
+    MaskingEncoder.useEverywhere(runtime.masker()); // the one its ledgers use, with any secret registered later
     conn.ensureSearchAttributes();
     PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));

@@ -12,7 +12,9 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -123,6 +125,52 @@ public final class Telemetry implements AutoCloseable {
   /** Telemetry over an OpenTelemetry the caller built, used as it is (no sanitizing: the caller's exporters see everything). */
   public static Telemetry of(OpenTelemetry otel, MeterRegistry registry, boolean captureContent) {
     return new Telemetry(Objects.requireNonNull(otel, "otel"), null, registry, true, captureContent);
+  }
+
+  /**
+   * The telemetry settings {@code env} makes, for {@code cpctl config}: whether tracing is on and
+   * where spans go, the resource's service name, sampling, content capture. Header values
+   * ({@code OTEL_EXPORTER_OTLP_HEADERS}, often an API key) are never shown, only their names.
+   */
+  public static List<String[]> describe(Map<String, String> env) {
+    List<String[]> rows = new ArrayList<>();
+    boolean on = tracingRequested(env);
+    String exporter = env.getOrDefault("OTEL_TRACES_EXPORTER", "").isBlank() ? (on ? "otlp" : "none")
+        : env.get("OTEL_TRACES_EXPORTER").trim();
+    rows.add(new String[] {"tracing", on ? "on (OTEL_TRACES_EXPORTER=" + exporter + ")"
+        : "off (set OTEL_TRACES_EXPORTER or OTEL_EXPORTER_OTLP_ENDPOINT)"
+            + ("true".equalsIgnoreCase(env.getOrDefault("OTEL_SDK_DISABLED", "").trim()) ? "; OTEL_SDK_DISABLED=true" : "")});
+    if (on) {
+      String endpoint = firstSet(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT");
+      if (exporter.contains("otlp") && !exporter.startsWith("logging")) {
+        rows.add(new String[] {"OTLP endpoint", (endpoint == null ? "http://localhost:4318 (default)" : endpoint) + ", "
+            + env.getOrDefault("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")});
+      }
+      String headers = firstSet(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS");
+      if (headers != null) {
+        List<String> names = new ArrayList<>();
+        for (String h : headers.split(",")) {
+          names.add(h.split("=", 2)[0].trim() + "=" + "[masked]");
+        }
+        rows.add(new String[] {"OTLP headers", String.join(", ", names)});
+      }
+      rows.add(new String[] {"service name", env.getOrDefault("OTEL_SERVICE_NAME", "(SDK default: unknown_service:java)")});
+      rows.add(new String[] {"sampler", env.getOrDefault("OTEL_TRACES_SAMPLER", "parentbased_always_on (default)")
+          + (env.containsKey("OTEL_TRACES_SAMPLER_ARG") ? " " + env.get("OTEL_TRACES_SAMPLER_ARG") : "")});
+    }
+    rows.add(new String[] {"span content capture", "true".equalsIgnoreCase(env.getOrDefault(CAPTURE_CONTENT, "").trim())
+        ? "on: prompts and replies on chat spans (" + CAPTURE_CONTENT + ")" : "off (" + CAPTURE_CONTENT + ")"});
+    return rows;
+  }
+
+  private static String firstSet(Map<String, String> env, String... names) {
+    for (String n : names) {
+      String v = env.get(n);
+      if (v != null && !v.isBlank()) {
+        return v.trim();
+      }
+    }
+    return null;
   }
 
   /** True when {@code env} asks for traces (see the class comment). */

@@ -1,13 +1,11 @@
 #!/bin/sh
 # Runs one Control Plane worker. TEMPORAL_ADDRESS must name the cluster's frontend.
+# 'cpctl worker' reads CP_METRICS_PORT / CP_METRICS_BIND itself (/metrics, /healthz, /readyz) and
+# CP_SHUTDOWN_GRACE_SECONDS (how long SIGTERM lets running activities finish). exec: java is the
+# process that receives docker's SIGTERM.
 set -eu
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   echo "run-worker: TEMPORAL_ADDRESS is not set (e.g. temporal:7233)" >&2
   exit 2
-fi
-# CP_METRICS_PORT (issue 14): serve /metrics on that port, on every interface of the container so
-# Prometheus on the compose network can scrape it (the container's port is not published).
-if [ -n "${CP_METRICS_PORT:-}" ]; then
-  exec java ${JAVA_OPTS:-} -jar /opt/cp/control-plane.jar worker --metrics-port "$CP_METRICS_PORT" --metrics-bind 0.0.0.0
 fi
 exec java ${JAVA_OPTS:-} -jar /opt/cp/control-plane.jar worker

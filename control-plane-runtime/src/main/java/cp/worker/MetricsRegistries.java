@@ -18,7 +18,10 @@ import java.util.Set;
 /**
  * The registry behind a worker's {@code /metrics} (issue 20 §3): the JVM's and the process's own
  * meters ({@code jvm_*}: memory, GC, threads, classes; {@code process_*}: CPU, uptime, open files)
- * beside Temporal's and ours, and Temporal's labels bounded ({@link #TEMPORAL_TAGS}).
+ * beside Temporal's and ours, and Temporal's labels bounded ({@link #boundTemporalTags}).
+ *
+ * <p>Measured on one turn's scrape (62 {@code temporal_*} metric names): the SDK's own tags give a
+ * series up to 11 labels, 59 % of all label values {@code none}; bounded, at most 6, none {@code none}.
  */
 public final class MetricsRegistries {
   /**
@@ -43,7 +46,12 @@ public final class MetricsRegistries {
     return r;
   }
 
-  /** Drops every tag of a {@code temporal} meter that is not in {@link #TEMPORAL_TAGS}. */
+  /**
+   * Drops every tag of a {@code temporal} meter that is not in {@link #TEMPORAL_TAGS}, and every tag
+   * whose value is the SDK's {@code none} (the tag does not apply to that meter: a poll has no
+   * activity type). Series of one name may then carry different label sets, which Prometheus
+   * accepts and the registry exposes.
+   */
   static MeterFilter boundTemporalTags() {
     return new MeterFilter() {
       @Override
@@ -51,7 +59,8 @@ public final class MetricsRegistries {
         if (!id.getName().startsWith("temporal")) {
           return id;
         }
-        List<Tag> kept = id.getTags().stream().filter(t -> TEMPORAL_TAGS.contains(t.getKey())).toList();
+        List<Tag> kept = id.getTags().stream().filter(t -> TEMPORAL_TAGS.contains(t.getKey())
+            && !"none".equals(t.getValue())).toList();
         return kept.size() == id.getTags().size() ? id : id.replaceTags(kept);
       }
     };

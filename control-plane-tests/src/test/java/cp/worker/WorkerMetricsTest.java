@@ -124,6 +124,7 @@ class WorkerMetricsTest {
           String key = kv.substring(0, kv.indexOf('='));
           assertTrue(MetricsRegistries.TEMPORAL_TAGS.contains(key) || key.equals("le") || key.equals("quantile"),
               "a bounded label: " + line);
+          assertFalse(kv.endsWith("=\"none\""), "no label that does not apply: " + line);
         }
       }
     }

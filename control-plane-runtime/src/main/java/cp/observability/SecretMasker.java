@@ -66,14 +66,14 @@ public final class SecretMasker {
    * A pattern of common secrets: its name, literals one of which must occur in the text before the
    * regex is worth running (a cheap pre-check), the regex, and the group kept before the mask.
    */
-  private record SecretPattern(String name, List<String> anchors, boolean ignoreCase, Pattern regex, int keepGroup) {
-    SecretPattern(String name, String anchors, boolean ignoreCase, Pattern regex, int keepGroup) {
-      this(name, List.of(anchors.split("\\|")), ignoreCase, regex, keepGroup);
+  private record SecretPattern(String name, List<String> anchors, Pattern regex, int keepGroup) {
+    SecretPattern(String name, String anchors, Pattern regex, int keepGroup) {
+      this(name, List.of(anchors.split("\\|")), regex, keepGroup);
     }
 
     boolean worthRunning(String text) {
       for (String a : anchors) {
-        if (ignoreCase ? containsIgnoreCase(text, a) : text.contains(a)) {
+        if (text.contains(a)) {
           return true;
         }
       }
@@ -82,23 +82,69 @@ public final class SecretMasker {
   }
 
   private static final List<SecretPattern> PATTERNS = List.of(
-      new SecretPattern("private-key", "PRIVATE KEY", false, Pattern.compile(
+      new SecretPattern("private-key", "PRIVATE KEY", Pattern.compile(
           "-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|\\z)"), 0),
-      new SecretPattern("anthropic-key", "sk-ant-", false, Pattern.compile("sk-ant-[A-Za-z0-9_\\-]{8,}"), 0),
-      new SecretPattern("openai-key", "sk-", false,
+      new SecretPattern("anthropic-key", "sk-ant-", Pattern.compile("sk-ant-[A-Za-z0-9_\\-]{8,}"), 0),
+      new SecretPattern("openai-key", "sk-",
           Pattern.compile("(?<![A-Za-z0-9_\\-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\\-]{16,}"), 0),
-      new SecretPattern("aws-access-key", "AKIA|ASIA", false, Pattern.compile("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b"), 0),
-      new SecretPattern("github-token", "gh|github_pat_", false,
+      new SecretPattern("aws-access-key", "AKIA|ASIA", Pattern.compile("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b"), 0),
+      new SecretPattern("github-token", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_",
           Pattern.compile("\\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), 0),
-      new SecretPattern("slack-token", "xox", false, Pattern.compile("\\bxox[abposr]-[A-Za-z0-9\\-]{10,}"), 0),
-      new SecretPattern("jwt", "eyJ", false,
+      new SecretPattern("slack-token", "xox", Pattern.compile("\\bxox[abposr]-[A-Za-z0-9\\-]{10,}"), 0),
+      new SecretPattern("jwt", "eyJ",
           Pattern.compile("\\beyJ[A-Za-z0-9_\\-]{6,}\\.eyJ[A-Za-z0-9_\\-]{6,}\\.[A-Za-z0-9_\\-]*"), 0),
-      new SecretPattern("bearer-token", "bearer", true,
+      new SecretPattern("bearer-token", "earer|EARER",
           Pattern.compile("(?i)\\b(bearer\\s+)(?!\\[masked)[A-Za-z0-9\\-._~+/]{8,}=*"), 1));
 
-  /** The registered secrets' fragments, by window length: rolling hash → fragments with that hash. */
-  private record Index(Map<Integer, Map<Long, List<Fragment>>> byLength, int count) {
-    static final Index EMPTY = new Index(Map.of(), 0);
+  /**
+   * The registered secrets' fragments, by window length: rolling hash → fragments with that hash,
+   * and the same hashes in an open-addressing table ({@link LongSet}) the scan probes without boxing.
+   */
+  private record Index(Map<Integer, Map<Long, List<Fragment>>> byLength, Map<Integer, LongSet> hashes, int count) {
+    static final Index EMPTY = new Index(Map.of(), Map.of(), 0);
+  }
+
+  /** A set of longs in one array (linear probing; 0 marks a free slot, so 0 itself is kept apart). */
+  private static final class LongSet {
+    private final long[] slots;
+    private final boolean zero;
+
+    LongSet(java.util.Collection<Long> values) {
+      int cap = Integer.highestOneBit(Math.max(4, values.size() * 4) - 1) << 1;
+      slots = new long[cap];
+      boolean z = false;
+      for (long v : values) {
+        if (v == 0) {
+          z = true;
+          continue;
+        }
+        int i = mix(v) & (cap - 1);
+        while (slots[i] != 0 && slots[i] != v) {
+          i = (i + 1) & (cap - 1);
+        }
+        slots[i] = v;
+      }
+      zero = z;
+    }
+
+    boolean contains(long v) {
+      if (v == 0) {
+        return zero;
+      }
+      int i = mix(v) & (slots.length - 1);
+      while (slots[i] != 0) {
+        if (slots[i] == v) {
+          return true;
+        }
+        i = (i + 1) & (slots.length - 1);
+      }
+      return false;
+    }
+
+    private static int mix(long v) {
+      long h = v * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32));
+    }
   }
 
   private record Fragment(String text, String label) {}
@@ -174,7 +220,9 @@ public final class SecretMasker {
           }
         }
       }
-      index = new Index(byLength, index.count() + 1);
+      Map<Integer, LongSet> hashes = new HashMap<>();
+      byLength.forEach((k, grams) -> hashes.put(k, new LongSet(grams.keySet())));
+      index = new Index(byLength, hashes, index.count() + 1);
     }
     return this;
   }
@@ -292,13 +340,14 @@ public final class SecretMasker {
         continue;
       }
       Map<Long, List<Fragment>> grams = e.getValue();
+      LongSet present = idx.hashes().get(k);
       long pow = 1;
       for (int i = 0; i < k - 1; i++) {
         pow *= PRIME;
       }
       long h = hash(text, 0, k);
       for (int i = 0; ; i++) {
-        List<Fragment> hits = grams.get(h);
+        List<Fragment> hits = present.contains(h) ? grams.get(h) : null;
         if (hits != null) {
           for (Fragment f : hits) {
             if (text.regionMatches(i, f.text(), 0, k)) {
@@ -367,16 +416,6 @@ public final class SecretMasker {
       out = sb.toString();
     }
     return out;
-  }
-
-  private static boolean containsIgnoreCase(String text, String lowerNeedle) {
-    int k = lowerNeedle.length();
-    for (int i = 0; i + k <= text.length(); i++) {
-      if (text.regionMatches(true, i, lowerNeedle, 0, k)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static final long PRIME = 1_000_003L;

@@ -125,6 +125,23 @@ class ArchitectureTest {
     assertTrue(!classes.contain("cp.activities.DirectCalls"), "cp.activities.DirectCalls is back");
   }
 
+  /**
+   * Issue 21: the process's telemetry and fault hook are passed in as collaborators. The static
+   * facades that remain ({@code Telemetry.current()}, {@code FaultPoints.at/armed/pause}) serve only
+   * the ledger stores until these take them through their options.
+   */
+  @Test
+  void onlyTheLedgerReadsTheStaticTelemetryAndFaultFacades() {
+    noClasses().that().resideOutsideOfPackages("cp.ledger..", "cp.observability..", "cp.faults..")
+        .should().callMethod(cp.observability.Telemetry.class, "current")
+        .orShould().callMethod(cp.faults.FaultPoints.class, "at", String.class)
+        .orShould().callMethod(cp.faults.FaultPoints.class, "armed", String.class)
+        .orShould().callMethod(cp.faults.FaultPoints.class, "pause", String.class)
+        .because("telemetry and the fault hook reach the gateway, the activities and the worker through their"
+            + " constructors (ProcessServices); the static facades are the ledger's until its options carry them")
+        .check(classes);
+  }
+
   @Test
   void activitiesDoNotImportWorkflows() {
     noClasses().that().resideInAPackage("cp.activities..")

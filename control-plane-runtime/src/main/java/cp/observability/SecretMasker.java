@@ -185,6 +185,19 @@ public final class SecretMasker {
     return SECRET_SUFFIXES.stream().anyMatch(upper::endsWith);
   }
 
+  private static final Pattern SECRET_NAME = Pattern.compile(
+      "(?i).*(token|secret|passw(or)?d|api[_-]?key|auth|credential|cookie|[_-]key$).*");
+
+  /**
+   * Whether a name (an MCP server's environment variable or HTTP header, say) suggests its value is
+   * a secret: it mentions a token, secret, password, API key, authorization, credential or cookie,
+   * or ends in {@code _KEY}. Looser than {@link #isSecretVariable}: such values are registered only
+   * for the service they belong to.
+   */
+  public static boolean looksSecretName(String name) {
+    return name != null && SECRET_NAME.matcher(name).matches();
+  }
+
   /**
    * Masks {@code value} (and its fragments and encodings) from now on, named {@code label} in the
    * masked text (a variable name, e.g. {@code ANTHROPIC_API_KEY}; never the value). Blank values and

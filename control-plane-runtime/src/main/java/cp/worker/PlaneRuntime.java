@@ -6,6 +6,7 @@ import cp.activities.Ho1ActivitiesImpl;
 import cp.activities.Ho2ActivitiesImpl;
 import cp.activities.RetryBackoff;
 import cp.activities.SessionActivitiesImpl;
+import cp.agents.PlaneAgents;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
 import cp.gateway.CircuitBreaker;
@@ -46,9 +47,12 @@ public final class PlaneRuntime implements AutoCloseable {
   private final SecretMasker masker;
   private final ProcessServices services;
   private final Object[] activities;
+  /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
+  private final PlaneAgents agents;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services) {
+      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents) {
+    this.agents = agents;
     this.config = config;
     this.masker = masker;
     this.services = services;
@@ -108,7 +112,8 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /**
    * Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one).
-   * The catalog comes from {@link PlaneConfig#loadCatalog()} (CP_RESOURCES_DIR or the built-in one).
+   * The catalog comes from {@link PlaneConfig#loadCatalog()} (the built-in one, plus CP_RESOURCES_DIR), or, with
+   * CP_AGENTS_DIR or CP_TOOLS_PATH, from {@link PlaneAgents}: the tool registry checked, the defined agents added.
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
@@ -121,9 +126,21 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock, ProcessServices services) {
-    Catalog catalog = config.loadCatalog();
     SecretMasker masker = services.masker() != null ? services.masker() : config.secretMasker();
-    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers(), masker);
+    PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
+    Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
+    if (agents != null) {
+      ServerSecrets.register(masker, agents.definitions().servers());
+    }
+    Ledgers ledgers;
+    try {
+      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers(), masker);
+    } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     OutputValidator validator = (schema, text) -> {
       try {
         return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
@@ -136,7 +153,7 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock, services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
   }
 
   /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
@@ -188,5 +205,8 @@ public final class PlaneRuntime implements AutoCloseable {
   @Override
   public void close() {
     ledgers.close();
+    if (agents != null) {
+      agents.close();
+    }
   }
 }

@@ -4,11 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,100 +53,10 @@ public final class SecretMasker {
   public static final List<String> SECRET_SUFFIXES = List.of("_API_KEY", "_PASSWORD", "_TOKEN", "_SECRET",
       "_HMAC_KEY", "_PAYLOAD_KEY");
 
-  /** The public prefixes of well-known key formats: fragments lying wholly inside them are not masked. */
-  private static final Pattern PUBLIC_PREFIX = Pattern.compile(
-      "sk-ant-[a-z]+[0-9]*-|sk-(?:proj|svcacct|admin)-|sk-|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA");
   private static final Pattern URL_PASSWORD = Pattern.compile("(?i)[?&]password=([^&]+)");
 
-  /**
-   * A pattern of common secrets: its name, literals one of which must occur in the text before the
-   * regex is worth running (a cheap pre-check), the regex, and the group kept before the mask.
-   */
-  private record SecretPattern(String name, List<String> anchors, Pattern regex, int keepGroup) {
-    SecretPattern(String name, String anchors, Pattern regex, int keepGroup) {
-      this(name, List.of(anchors.split("\\|")), regex, keepGroup);
-    }
-
-    boolean worthRunning(String text) {
-      for (String a : anchors) {
-        if (text.contains(a)) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
-  private static final List<SecretPattern> PATTERNS = List.of(
-      new SecretPattern("private-key", "PRIVATE KEY", Pattern.compile(
-          "-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|\\z)"), 0),
-      new SecretPattern("anthropic-key", "sk-ant-", Pattern.compile("sk-ant-[A-Za-z0-9_\\-]{8,}"), 0),
-      new SecretPattern("openai-key", "sk-",
-          Pattern.compile("(?<![A-Za-z0-9_\\-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\\-]{16,}"), 0),
-      new SecretPattern("aws-access-key", "AKIA|ASIA", Pattern.compile("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b"), 0),
-      new SecretPattern("github-token", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_",
-          Pattern.compile("\\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), 0),
-      new SecretPattern("slack-token", "xox", Pattern.compile("\\bxox[abposr]-[A-Za-z0-9\\-]{10,}"), 0),
-      new SecretPattern("jwt", "eyJ",
-          Pattern.compile("\\beyJ[A-Za-z0-9_\\-]{6,}\\.eyJ[A-Za-z0-9_\\-]{6,}\\.[A-Za-z0-9_\\-]*"), 0),
-      new SecretPattern("bearer-token", "earer|EARER",
-          Pattern.compile("(?i)\\b(bearer\\s+)(?!\\[masked)[A-Za-z0-9\\-._~+/]{8,}=*"), 1));
-
-  /**
-   * The registered secrets' fragments, by window length: rolling hash → fragments with that hash,
-   * and the same hashes in an open-addressing table ({@link LongSet}) the scan probes without boxing.
-   */
-  private record Index(Map<Integer, Map<Long, List<Fragment>>> byLength, Map<Integer, LongSet> hashes, int count) {
-    static final Index EMPTY = new Index(Map.of(), Map.of(), 0);
-  }
-
-  /** A set of longs in one array (linear probing; 0 marks a free slot, so 0 itself is kept apart). */
-  private static final class LongSet {
-    private final long[] slots;
-    private final boolean zero;
-
-    LongSet(java.util.Collection<Long> values) {
-      int cap = Integer.highestOneBit(Math.max(4, values.size() * 4) - 1) << 1;
-      slots = new long[cap];
-      boolean z = false;
-      for (long v : values) {
-        if (v == 0) {
-          z = true;
-          continue;
-        }
-        int i = mix(v) & (cap - 1);
-        while (slots[i] != 0 && slots[i] != v) {
-          i = (i + 1) & (cap - 1);
-        }
-        slots[i] = v;
-      }
-      zero = z;
-    }
-
-    boolean contains(long v) {
-      if (v == 0) {
-        return zero;
-      }
-      int i = mix(v) & (slots.length - 1);
-      while (slots[i] != 0) {
-        if (slots[i] == v) {
-          return true;
-        }
-        i = (i + 1) & (slots.length - 1);
-      }
-      return false;
-    }
-
-    private static int mix(long v) {
-      long h = v * 0x9E3779B97F4A7C15L;
-      return (int) (h ^ (h >>> 32));
-    }
-  }
-
-  private record Fragment(String text, String label) {}
-
   private final Object registering = new Object();
-  private volatile Index index = Index.EMPTY;
+  private volatile FragmentIndex index = FragmentIndex.EMPTY;
 
   /** A masker with the patterns only (until secrets are {@link #register registered}). */
   public SecretMasker() {}
@@ -210,32 +116,7 @@ public final class SecretMasker {
     }
     String secret = value.strip();
     synchronized (registering) {
-      Map<Integer, Map<Long, List<Fragment>>> byLength = new HashMap<>();
-      index.byLength().forEach((k, v) -> {
-        Map<Long, List<Fragment>> copy = new HashMap<>();
-        v.forEach((h, list) -> copy.put(h, new ArrayList<>(list)));
-        byLength.put(k, copy);
-      });
-      for (String form : forms(secret)) {
-        int k = form.chars().allMatch(c -> Character.digit(c, 16) >= 0) ? MIN_HEX_FRAGMENT : MIN_FRAGMENT;
-        if (form.length() < k) {
-          continue;
-        }
-        Map<Long, List<Fragment>> grams = byLength.computeIfAbsent(k, x -> new HashMap<>());
-        // A key's public prefix (sk-ant-api03-) is not secret: every key of its kind starts so.
-        Matcher prefix = PUBLIC_PREFIX.matcher(form);
-        int firstSecret = prefix.lookingAt() ? prefix.end() : 0;
-        for (int i = Math.max(0, firstSecret - k + 1); i + k <= form.length(); i++) {
-          String gram = form.substring(i, i + k);
-          List<Fragment> list = grams.computeIfAbsent(hash(gram, 0, k), x -> new ArrayList<>());
-          if (list.stream().noneMatch(f -> f.text().equals(gram))) {
-            list.add(new Fragment(gram, label));
-          }
-        }
-      }
-      Map<Integer, LongSet> hashes = new HashMap<>();
-      byLength.forEach((k, grams) -> hashes.put(k, new LongSet(grams.keySet())));
-      index = new Index(byLength, hashes, index.count() + 1);
+      index = index.with(label, secret);
     }
     return this;
   }
@@ -245,27 +126,6 @@ public final class SecretMasker {
     return index.count();
   }
 
-  /** The secret's forms that may appear in text: itself, base64 (both alphabets, three alignments), URL-encoded. */
-  static List<String> forms(String secret) {
-    List<String> out = new ArrayList<>();
-    out.add(secret);
-    byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
-    for (int shift = 0; shift < 3 && shift < bytes.length; shift++) {
-      byte[] tail = java.util.Arrays.copyOfRange(bytes, shift, bytes.length);
-      String b64 = Base64.getEncoder().withoutPadding().encodeToString(tail);
-      // The last group mixes in whatever byte follows the secret in the encoded text: leave it out.
-      int whole = (tail.length / 3) * 4;
-      String stable = b64.substring(0, whole);
-      out.add(stable);
-      out.add(stable.replace('+', '-').replace('/', '_'));
-    }
-    String url = URLEncoder.encode(secret, StandardCharsets.UTF_8);
-    if (!url.equals(secret)) {
-      out.add(url);
-    }
-    return out.stream().distinct().toList();
-  }
-
   /** {@code text} with every configured secret (or fragment, or encoding) and every secret pattern masked. */
   public String mask(String text) {
     if (text == null || text.isEmpty()) {
@@ -273,7 +133,7 @@ public final class SecretMasker {
     }
     // Patterns first: a whole key of a known kind is masked as one, before a configured key of the
     // same kind could match a fragment of it.
-    return maskValues(maskPatterns(text));
+    return index.mask(SecretPatterns.mask(text));
   }
 
   /**
@@ -339,111 +199,8 @@ public final class SecretMasker {
     return text != null && !text.equals(mask(text));
   }
 
-  private String maskValues(String text) {
-    Index idx = index;
-    if (idx.count() == 0) {
-      return text;
-    }
-    int n = text.length();
-    int[] end = null; // end[i] > i: the run starting at i to be masked ends there
-    String[] label = null;
-    for (Map.Entry<Integer, Map<Long, List<Fragment>>> e : idx.byLength().entrySet()) {
-      int k = e.getKey();
-      if (n < k) {
-        continue;
-      }
-      Map<Long, List<Fragment>> grams = e.getValue();
-      LongSet present = idx.hashes().get(k);
-      long pow = 1;
-      for (int i = 0; i < k - 1; i++) {
-        pow *= PRIME;
-      }
-      long h = hash(text, 0, k);
-      for (int i = 0; ; i++) {
-        List<Fragment> hits = present.contains(h) ? grams.get(h) : null;
-        if (hits != null) {
-          for (Fragment f : hits) {
-            if (text.regionMatches(i, f.text(), 0, k)) {
-              if (end == null) {
-                end = new int[n];
-                label = new String[n];
-              }
-              if (end[i] < i + k) {
-                end[i] = i + k;
-                if (label[i] == null) {
-                  label[i] = f.label();
-                }
-              }
-              break;
-            }
-          }
-        }
-        if (i + k >= n) {
-          break;
-        }
-        h = (h - text.charAt(i) * pow) * PRIME + text.charAt(i + k);
-      }
-    }
-    if (end == null) {
-      return text;
-    }
-    StringBuilder sb = new StringBuilder(n);
-    int i = 0;
-    while (i < n) {
-      if (end[i] > i) {
-        int runEnd = end[i];
-        String name = label[i];
-        for (int j = i; j < runEnd; j++) {
-          runEnd = Math.max(runEnd, end[j]);
-        }
-        sb.append("[masked:").append(name).append(']');
-        i = runEnd;
-      } else {
-        sb.append(text.charAt(i++));
-      }
-    }
-    return sb.toString();
-  }
-
-  private static String maskPatterns(String text) {
-    String out = text;
-    for (SecretPattern p : PATTERNS) {
-      if (!p.worthRunning(out)) {
-        continue;
-      }
-      Matcher m = p.regex().matcher(out);
-      if (!m.find()) {
-        continue;
-      }
-      StringBuilder sb = new StringBuilder(out.length());
-      int last = 0;
-      do {
-        sb.append(out, last, m.start());
-        if (p.keepGroup() > 0) {
-          sb.append(m.group(p.keepGroup()));
-        }
-        sb.append("[masked:").append(p.name()).append(']');
-        last = m.end();
-      } while (m.find());
-      sb.append(out, last, out.length());
-      out = sb.toString();
-    }
-    return out;
-  }
-
-  private static final long PRIME = 1_000_003L;
-
-  /** Polynomial hash of {@code s[from, from+k)} (wrapping on overflow), the same the rolling update computes. */
-  private static long hash(String s, int from, int k) {
-    long h = 0;
-    for (int i = from; i < from + k; i++) {
-      h = h * PRIME + s.charAt(i);
-    }
-    return h;
-  }
-
   @Override
   public String toString() {
-    return "SecretMasker[" + index.count() + " configured secrets, " + PATTERNS.size() + " patterns]";
+    return "SecretMasker[" + index.count() + " configured secrets, " + SecretPatterns.count() + " patterns]";
   }
 }

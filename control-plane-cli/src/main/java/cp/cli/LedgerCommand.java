@@ -69,15 +69,12 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Option(names = "--json", description = "One JSON object per line, as stored (secrets masked).")
     boolean json;
 
-    private java.io.PrintStream masked;
+    private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
 
-    /** Every entry printed passes the secret masker (issue 20 §1): entries may predate masking. */
+    /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
     @Override
     java.io.PrintStream out() {
-      if (masked == null) {
-        masked = MaskedOutput.over(super.out(), config().secretMasker());
-      }
-      return masked;
+      return masked.of(super.out(), () -> config().secretMasker());
     }
 
     @Override

@@ -30,6 +30,18 @@ final class MaskedOutput extends OutputStream {
     this.masker = masker;
   }
 
+  /** One command's masked stdout, made on first use (the command's {@code out()} returns it). */
+  static final class Lazy {
+    private PrintStream masked;
+
+    PrintStream of(PrintStream out, java.util.function.Supplier<SecretMasker> masker) {
+      if (masked == null) {
+        masked = over(out, masker.get());
+      }
+      return masked;
+    }
+  }
+
   /** A print stream over {@code out} whose lines pass {@code masker} first. */
   static PrintStream over(PrintStream out, SecretMasker masker) {
     return new PrintStream(new MaskedOutput(out, masker), true, StandardCharsets.UTF_8);

@@ -20,15 +20,12 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--json", description = "Print as JSON.")
   boolean json;
 
-  private java.io.PrintStream masked;
+  private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
 
-  /** Everything shown passes the secret masker (issue 20 §1): entries may predate masking. */
+  /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
   @Override
   java.io.PrintStream out() {
-    if (masked == null) {
-      masked = MaskedOutput.over(super.out(), config().secretMasker());
-    }
-    return masked;
+    return masked.of(super.out(), () -> config().secretMasker());
   }
 
   @Override

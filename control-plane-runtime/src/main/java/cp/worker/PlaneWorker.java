@@ -23,6 +23,14 @@ import java.util.concurrent.TimeUnit;
 public final class PlaneWorker implements AutoCloseable {
   /** How long {@link #close()} waits for running activities (embedded uses; a worker process uses {@link #drain}). */
   public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+  /** How often a drain looks whether its activities are done (they end whenever their call ends). */
+  static final Duration DRAIN_STEP = Duration.ofMillis(100);
+  /**
+   * Once no activity of ours runs, how long the pollers and a workflow task in progress get to end
+   * (milliseconds normally) before they are stopped: a poll blocked on a lost service would
+   * otherwise hold the worker for its whole RPC timeout, with nothing left to save.
+   */
+  static final Duration IDLE_TAIL = Duration.ofSeconds(2);
   /** After the grace: how long the interrupted activities get to unwind before the process goes on closing. */
   static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
 
@@ -143,17 +151,29 @@ public final class PlaneWorker implements AutoCloseable {
    */
   public Drained drain(Duration grace, DrainLog log) {
     long start = System.nanoTime();
+    long deadline = start + grace.toNanos();
     List<String> running = inFlight.running();
     factory.shutdown();
     log.line(running.isEmpty() ? "draining: polling stopped, no activity running"
         : "draining: polling stopped; waiting up to " + grace.toSeconds() + " s for " + running.size()
             + " running activit" + (running.size() == 1 ? "y" : "ies") + ": " + String.join(", ", running));
-    factory.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    while (!factory.isTerminated() && System.nanoTime() < deadline && abandoned.get() == null) {
+      if (inFlight.running().isEmpty()) {
+        // Nothing of ours runs: what is left are pollers and at most a workflow task. A poll blocked on
+        // an unreachable service would hold the worker for its whole RPC timeout, with nothing to save.
+        factory.awaitTermination(Math.min(IDLE_TAIL.toNanos(), deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (!factory.isTerminated()) {
+          factory.shutdownNow();
+        }
+        break;
+      }
+      factory.awaitTermination(DRAIN_STEP.toMillis(), TimeUnit.MILLISECONDS);
+    }
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     if (abandoned.get() != null) {
       return abandoned.get();
     }
-    if (factory.isTerminated()) {
+    if (inFlight.running().isEmpty()) {
       log.line("drained in " + millis + " ms: every running activity finished and reported its result");
       return new Drained(true, List.of(), millis);
     }

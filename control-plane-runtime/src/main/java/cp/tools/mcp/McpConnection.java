@@ -7,7 +7,7 @@ import cp.tools.ToolErrorCodes;
 import cp.tools.ToolResult;
 import cp.tools.registry.ToolOutput;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -23,6 +23,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * One MCP server, as the worker keeps it: started (or connected) once, its tools listed, kept for
@@ -46,7 +47,7 @@ public final class McpConnection implements AutoCloseable {
   private final Object lock = new Object();
   private final AtomicInteger starts = new AtomicInteger();
   /** Guarded by {@link #lock}. */
-  private McpSyncClient client;
+  private McpAsyncClient client;
   private volatile boolean alive;
   private volatile boolean closed;
   private volatile McpToolList tools = McpToolList.EMPTY;
@@ -104,15 +105,17 @@ public final class McpConnection implements AutoCloseable {
         return tools;
       }
       closeClient();
-      McpSyncClient c = null;
+      McpAsyncClient c = null;
       try {
         McpClientTransport transport = transport();
-        c = McpClient.sync(transport).requestTimeout(settings.requestTimeout())
+        // The handshake and the listing are part of starting and get the start timeout; each tool
+        // call is bounded by the (usually shorter) request timeout where it is made.
+        c = McpClient.async(transport).requestTimeout(settings.startTimeout())
             .initializationTimeout(settings.startTimeout())
             .clientInfo(new McpSchema.Implementation("control-plane", "1"))
-            .toolsChangeConsumer(this::toolsChanged)
+            .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
             .build();
-        c.initialize();
+        c.initialize().block();
         int generation = starts.incrementAndGet();
         client = c;
         alive = true;
@@ -138,7 +141,7 @@ public final class McpConnection implements AutoCloseable {
    * Calls {@code tool} (the server's own name) with {@code args}. Never throws: every outcome is a result.
    */
   public ToolResult call(String tool, JsonNode args) {
-    McpSyncClient c;
+    McpAsyncClient c;
     try {
       start();
       synchronized (lock) {
@@ -149,7 +152,8 @@ public final class McpConnection implements AutoCloseable {
       return unavailable(e.reason(), false);
     }
     try {
-      McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)));
+      McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
+          .timeout(settings.requestTimeout()).block();
       return McpContent.toResult(r);
     } catch (McpError e) {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
@@ -209,11 +213,11 @@ public final class McpConnection implements AutoCloseable {
     watcher.start();
   }
 
-  private McpToolList list(McpSyncClient c) {
+  private McpToolList list(McpAsyncClient c) {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
     do {
-      McpSchema.ListToolsResult page = c.listTools(cursor);
+      McpSchema.ListToolsResult page = c.listTools(cursor).block();
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
@@ -247,7 +251,7 @@ public final class McpConnection implements AutoCloseable {
     return Json.convert(args, Map.class);
   }
 
-  private void markDead(McpSyncClient failed) {
+  private void markDead(McpAsyncClient failed) {
     synchronized (lock) {
       if (client == failed) {
         alive = false;
@@ -263,7 +267,7 @@ public final class McpConnection implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(McpSyncClient c) {
+  private static void closeQuietly(McpAsyncClient c) {
     try {
       c.close();
     } catch (RuntimeException ignored) {

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 20 §1 "Secrets in part", end to end: a provider's error echoes the API key in part (without
  * its prefix, its last 12 characters, base64 of it). None of it reaches the span attributes, the
- * ledger files, {@code cpctl show} or {@code cpctl ledger query}; spans carry no exception message.
+ * ledger files, {@code cpctl show} or {@code cpctl ledger query}, nor Temporal's history (failure
+ * messages and stack traces); spans carry no exception message.
  * A secret-looking line a tool reads is recorded masked in TOOL_CALL. Entries written unmasked
  * (before masking existed) are masked when the CLI prints them.
  */
@@ -50,6 +51,8 @@ class SecretsInPartTest {
   private final InMemorySpanExporter spans = InMemorySpanExporter.create();
   /** The spans of the turn, taken before the telemetry closes (closing clears the in-memory exporter). */
   private List<SpanData> exported = List.of();
+  /** Every form of the session's and turns' Temporal histories (JSON and raw event bytes). */
+  private List<String> histories = List.of();
 
   /** What must appear nowhere: fragments of the configured key, and the file's key. */
   static final List<String> NEEDLES = List.of(NO_PREFIX.substring(0, 16), LAST12, B64.substring(12, 44),
@@ -124,6 +127,7 @@ class SecretsInPartTest {
         TurnResult r = plane.client.turn(sid, text);
         assertTrue(r.outcome() != null);
         plane.client.end(sid);
+        histories = plane.histories(sid).stream().flatMap(h -> PlaneFixture.surfaces(h).stream()).toList();
       }
       exported = List.copyOf(spans.getFinishedSpanItems());
       return sid;
@@ -139,6 +143,10 @@ class SecretsInPartTest {
       NEEDLES.forEach(n -> assertFalse(text.contains(n), "span " + s.getName() + " holds " + n + ": " + text));
       assertFalse(text.contains("exception.message") || text.contains("exception.stacktrace"),
           "no error text on span " + s.getName() + ": " + text);
+    }
+    assertFalse(histories.isEmpty());
+    for (String h : histories) {
+      NEEDLES.forEach(n -> assertFalse(h.contains(n), "Temporal's history holds " + n));
     }
     List<String> files = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(home)) {

@@ -87,14 +87,18 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     conn.ensureSearchAttributes();
     PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));
-    readiness.set(Readiness.start(WorkerChecks.of(conn, worker, runtime.ledgers()), ops.readyInterval(),
-        runtime.masker()::mask));
     PlaneRuntime opened = runtime;
     MetricsServer served = metrics;
+    if (served != null) { // nobody can ask without the endpoint: no probes then
+      readiness.set(Readiness.start(WorkerChecks.of(conn, worker, runtime.ledgers()), ops.readyInterval(),
+          runtime.masker()::mask));
+    }
     AtomicBoolean closed = new AtomicBoolean();
     Runnable closeAll = () -> {
       if (closed.compareAndSet(false, true)) {
-        readiness.get().close();
+        if (readiness.get() != null) {
+          readiness.get().close();
+        }
         watch.close();
         worker.close();
         conn.close();
@@ -126,7 +130,9 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     }
     String signal = signals.get().awaitFirst();
     long start = System.nanoTime();
-    readiness.get().draining();
+    if (readiness.get() != null) {
+      readiness.get().draining();
+    }
     PlaneWorker.DrainLog log = new PlaneWorker.DrainLog() {
       @Override
       public void line(String text) {

@@ -95,7 +95,7 @@ public final class ControlPlaneClient implements AutoCloseable {
   /** The session workflow's type, as visibility lists it. */
   static final String SESSION_WORKFLOW_TYPE = "SessionWorkflow";
   /** An agent class as the catalog names it (client contract, start input). */
-  static final Pattern AGENT_CLASS = Pattern.compile("[A-Z][A-Z0-9_]*");
+  static final Pattern AGENT_CLASS = cp.model.AgentClassName.PATTERN;
   /** Threads that wait on the service for a turn, so the caller can watch the session meanwhile. */
   private static final ExecutorService WAITERS = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "cp-turn-wait");

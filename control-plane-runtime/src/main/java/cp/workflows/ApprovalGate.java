@@ -176,7 +176,8 @@ final class ApprovalGate {
 
   /** {@code APR-} + the work order's session hex, turn and sequence, the round and the call's index. */
   static String approvalId(String woId, int round, int index) {
-    return woId.replaceFirst("^WO-", "APR-") + "-" + round + "-" + index;
+    return cp.model.WorkOrderId.parse(woId).map(wo -> wo.approvalId(round, index))
+        .orElseThrow(() -> new IllegalArgumentException("not a work-order id: '" + woId + "'"));
   }
 
   private static String now() {

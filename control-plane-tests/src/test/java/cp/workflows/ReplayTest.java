@@ -172,19 +172,19 @@ class ReplayTest {
   void idleEndRetryHistory_hasTheVersionMarker_andWaitedBeforeWritingSessionEndAgain() throws IOException {
     WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(
         DIR.resolve("lean-idle-end-retry-session.json"), StandardCharsets.UTF_8));
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.SESSION_END_RETRY), "no session-end-retry marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.SESSION_END_RETRY), "no session-end-retry marker");
     WorkflowExecutionHistory old = WorkflowExecutionHistory.fromJson(Files.readString(
         DIR.resolve("idle-end-session.json"), StandardCharsets.UTF_8));
     assertEquals(timers(old) + 1, timers(h),
         "the same session but for one wait between the failed SESSION_END and the one that was written");
-    assertFalse(PlaneFixture.mentions(old, SessionWorkflowImpl.SESSION_END_RETRY), "recorded before the change");
+    assertFalse(PlaneFixture.mentions(old, SessionVersions.SESSION_END_RETRY), "recorded before the change");
   }
 
   @Test
   void unwritableLedgerHistory_hasTheVersionMarker_andEndedWithoutSessionEnd() throws IOException {
     WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(UNWRITABLE_FILE),
         StandardCharsets.UTF_8));
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.LEDGER_UNWRITABLE), "no ledger-unwritable marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.LEDGER_UNWRITABLE), "no ledger-unwritable marker");
     assertTrue(PlaneFixture.mentions(h, "SESSION_END could not be written"), "end reported the missing SESSION_END");
     assertTrue(h.getEvents().stream().anyMatch(e -> e.hasWorkflowExecutionCompletedEventAttributes()),
         "the session completed");
@@ -196,7 +196,7 @@ class ReplayTest {
     WorkflowExecutionHistory deadline = history(DEADLINE_FILE);
     WorkflowExecutionHistory degraded = history(DEGRADED_COSTS_FILE);
     for (WorkflowExecutionHistory h : List.of(limit, deadline, degraded)) {
-      assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.ROUND2_SESSION), "no round2-session marker");
+      assertTrue(PlaneFixture.mentions(h, SessionVersions.ROUND2_SESSION), "no round2-session marker");
     }
     assertEquals(2, count(limit, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
         "two turns and no end Update: the turn limit ended the session");
@@ -206,7 +206,7 @@ class ReplayTest {
     assertTrue(PlaneFixture.mentions(deadline, SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED));
     assertEquals(List.of("\"SessionProfile\"", "\"SessionRecord\"", "\"SessionTurnCost\"", "\"SessionRecord\""),
         localActivities(deadline), "SESSION_START, the cancelled turn's cost, SESSION_END: no DEGRADATION");
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.ROUND2_SESSION),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.ROUND2_SESSION),
         "recorded before the change");
     WorkflowExecutionHistory cancelledTurn = history(DEADLINE_TURN_FILE);
     assertTrue(PlaneFixture.mentions(cancelledTurn, TurnWorkflowImpl.ROUND2_TURN), "no round2-turn marker");
@@ -224,10 +224,10 @@ class ReplayTest {
   @Test
   void startFirstHistory_hasTheVersionMarker_andEndsAfterItsStart() throws IOException {
     WorkflowExecutionHistory h = history(START_FIRST_FILE);
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.START_FIRST), "no start-first marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.START_FIRST), "no start-first marker");
     List<String> las = localActivities(h);
     assertEquals("\"SessionRecord\"", las.get(las.size() - 1), "SESSION_END written last");
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.START_FIRST),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.START_FIRST),
         "recorded before the change");
   }
 
@@ -235,19 +235,19 @@ class ReplayTest {
   void contractHistories_haveTheVersionMarker_setTheirOwnSearchAttributes_andRefuseABadStartAtOnce()
       throws IOException {
     WorkflowExecutionHistory h = history(CONTRACT_FILE);
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.CONTRACT_DEFENCE), "no contract-defence marker");
     assertTrue(count(h, io.temporal.api.enums.v1.EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES) >= 2,
         "the session set its search attributes at start and CpTurn after its turn");
     assertTrue(h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getSearchAttributes()
         .getIndexedFieldsCount() == 0, "recorded from a start without search attributes");
     WorkflowExecutionHistory refused = history(REFUSED_START_FILE);
-    assertTrue(PlaneFixture.mentions(refused, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertTrue(PlaneFixture.mentions(refused, SessionVersions.CONTRACT_DEFENCE), "no contract-defence marker");
     assertEquals(1, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED));
     assertEquals(0, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
         "failed at once, not by failing its first task");
     assertEquals(List.of(), localActivities(refused), "nothing ran for a refused start");
     assertTrue(PlaneFixture.mentions(refused, "agent_class is missing"));
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.CONTRACT_DEFENCE),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.CONTRACT_DEFENCE),
         "recorded before the change");
   }
 
@@ -270,7 +270,7 @@ class ReplayTest {
   private static long timers(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasTimerStartedEventAttributes())
         .filter(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds()
-            == SessionWorkflowImpl.SESSION_END_RETRY_INTERVAL.getSeconds())
+            == SessionEnding.RETRY_INTERVAL.getSeconds())
         .count();
   }
 

@@ -19,18 +19,12 @@ public final class SessionActivitiesImpl implements SessionActivities {
   static final String DEGRADATION = EventType.DEGRADATION.wire();
 
   private final Catalog catalog;
-  private final Ledgers ledgers;
-  private final ActivityContextSource context;
+  private final KeyedWrites writes;
 
-  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers) {
-    this(catalog, ledgers, ActivityContextSource.TEMPORAL);
-  }
-
-  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
+  /** Learns each call's activity identity from {@code context}: {@link ActivityContextSource#TEMPORAL} in a worker. */
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context) {
     this.catalog = catalog;
-    this.ledgers = ledgers;
-    this.context = java.util.Objects.requireNonNull(context, "context");
+    this.writes = new KeyedWrites(ledgers, context);
   }
 
   @Override
@@ -65,21 +59,19 @@ public final class SessionActivitiesImpl implements SessionActivities {
    */
   @Override
   public String record(SessionEvent event) {
-    ActivityIdentity id = context.identity();
     var meta = (com.fasterxml.jackson.databind.node.ObjectNode) event.metadata();
     meta.put("session_id", event.sessionId());
     meta.put("tier", "hot");
-    String key = id.workflowId() + "/" + event.key();
-    // Counted once: when this attempt is the one that writes the DEGRADATION (not a retry of a written one).
-    boolean degradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled()
-        && ledgers.hot().idForKey(key).isEmpty();
-    String entryId = ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
-        .decision(event.decision()).reason(event.reason()).metadata(meta)
-        .idempotencyKey(key).build());
-    if (degradation) {
+    // Keyed by session, not run (see above). Counted once: when this attempt is the one that writes
+    // the DEGRADATION (not a retry of a written one).
+    boolean countDegradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled();
+    KeyedWrites.Written w = writes.write(writes.ledgers().hot(), LedgerEntry.builder(event.eventType())
+        .submissionId(event.sessionId()).decision(event.decision()).reason(event.reason()).metadata(meta),
+        writes.identity().workflowId() + "/" + event.key(), countDegradation);
+    if (w.firstTime()) {
       Telemetry.current().metrics().degraded(event.metadata().path("agent_class").asText(null));
     }
-    return entryId;
+    return w.entryId();
   }
 
   @Override
@@ -89,6 +81,6 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   @Override
   public WoCost turnCost(String sessionId, String turnWorkflowId) {
-    return TurnExchanges.cost(ledgers.hot(), sessionId, turnWorkflowId);
+    return TurnExchanges.cost(writes.ledgers().hot(), sessionId, turnWorkflowId);
   }
 }

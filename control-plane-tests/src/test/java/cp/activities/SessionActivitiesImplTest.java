@@ -41,7 +41,7 @@ class SessionActivitiesImplTest {
   @BeforeEach
   void setUp() {
     ledgers = Ledgers.open(home);
-    session = new SessionActivitiesImpl(catalog, ledgers);
+    session = new SessionActivitiesImpl(catalog, ledgers, cp.activities.ActivityContextSource.TEMPORAL);
   }
 
   @AfterEach

@@ -1,8 +1,10 @@
 package cp.worker;
 
+import cp.activities.ApprovalLookupActivitiesImpl;
 import cp.activities.LedgerFailures;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnWorkflowImpl;
+import io.temporal.client.WorkflowClient;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -50,7 +52,8 @@ public final class PlaneWorker implements AutoCloseable {
     WorkerSettings s = runtime.config().worker();
     WorkerFactory factory = WorkerFactory.newInstance(conn.client(),
         withLedgerFailures(withTelemetry(factoryOptions, conn.telemetry())));
-    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), runtime, s);
+    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), conn.client(), runtime,
+        s);
     factory.start();
     return new PlaneWorker(factory);
   }
@@ -80,11 +83,15 @@ public final class PlaneWorker implements AutoCloseable {
         .build();
   }
 
-  /** Registers the workflows (with the configured activity options) and the activities. */
-  public static void register(Worker worker, PlaneRuntime runtime, WorkerSettings s) {
+  /**
+   * Registers the workflows (with the configured activity options) and the activities; the
+   * approval look-ups (issue 20) ask the session and turn workflows through {@code client}.
+   */
+  public static void register(Worker worker, WorkflowClient client, PlaneRuntime runtime, WorkerSettings s) {
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(s), SessionWorkflowImpl.class,
         TurnWorkflowImpl.class);
     worker.registerActivitiesImplementations(runtime.activities());
+    worker.registerActivitiesImplementations(new ApprovalLookupActivitiesImpl(client));
   }
 
   /** Stops polling and waits (bounded) for activities in flight. */

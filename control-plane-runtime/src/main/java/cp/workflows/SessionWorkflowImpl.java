@@ -1,9 +1,11 @@
 package cp.workflows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.activities.ApprovalLookupActivities;
 import cp.activities.Ho1Activities;
 import cp.activities.SessionActivities;
 import cp.model.AgentProfile;
+import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
 import cp.model.EventType;
@@ -21,7 +23,10 @@ import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.DynamicQueryHandler;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.UpdateInfo;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLock;
 import java.time.Duration;
@@ -72,6 +77,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private final SessionEnding ending = new SessionEnding(session, life, account);
   /** Issue 15: the approvals the running turn waits for and how they were decided. */
   private final SessionApprovals approvals = new SessionApprovals();
+  /** Issue 20: the book learns from the running turn by Query; signals only wake it. */
+  private final TurnApprovalSync approvalSync = new TurnApprovalSync(
+      Workflow.newActivityStub(ApprovalLookupActivities.class, ApprovalGate.LOOKUP_OPTIONS), approvals,
+      life::sessionId);
+  /** Whether this run takes approvals by Query ({@link ApprovalGate#APPROVAL_BY_QUERY} 1); null until it knows. */
+  private Boolean approvalsByQuery;
   /** Set once the run knows its versions (before any Update may go on). */
   private SessionTurnRunner turns;
   /** Whether this run has the {@link SessionVersions#ROUND2_SESSION} behaviour. */
@@ -92,6 +103,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         SessionVersions.ROUND2_VERSION) >= SessionVersions.ROUND2_VERSION;
     boolean startFirst = Workflow.getVersion(SessionVersions.START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
     boolean defend = Workflow.getVersion(SessionVersions.CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    boolean byQuery = approvalsByQuery();
     if (defend) {
       StartContract.refuseBadStart(in);
     }
@@ -102,6 +114,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;
     start(in.carried(), defend);
+    Promise<Void> watcher = byQuery ? Async.procedure(() -> approvalSync.watch(() -> runningTurnWorkflowId)) : null;
     if (defend) {
       setOwnSearchAttributes();
     }
@@ -112,12 +125,22 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       awaitActivityOrExpiry();
       if (continueAsNewDue()) {
         Workflow.await(Workflow::isEveryHandlerFinished);
+        stop(watcher);
         Workflow.continueAsNew(new SessionInput(life.sessionId(), life.agentClass(), snapshot(),
             continueAsNewAfterTurns));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
+    stop(watcher);
     return ending.summary();
+  }
+
+  /** Ends the approvals watcher (no turn runs now), so the run closes with no thread left waiting. */
+  private void stop(Promise<Void> watcher) {
+    if (watcher != null) {
+      approvalSync.stop();
+      watcher.get();
+    }
   }
 
   /** Start: a new session loads its profile and writes SESSION_START; a continued one takes over its state. */
@@ -237,6 +260,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       return r.withCost(r.costSummary().withSession(account.tokensUsed(), tokensLeft()));
     } finally {
       if (runningTurnWorkflowId != null) {
+        if (approvalsByQuery() && approvals.hasOpen(runningTurnWorkflowId)) {
+          approvalSync.learnFrom(runningTurnWorkflowId); // what the turn recorded before it ended
+        }
         approvals.turnEnded(runningTurnWorkflowId, Workflow.currentTimeMillis());
         runningTurnWorkflowId = null;
       }
@@ -308,7 +334,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       throw af;
     }
     PendingApproval waiting = approvals.waiting(decision.approvalId()).orElseThrow();
-    ApprovalResult claim = approvals.claim(decision, Workflow.currentTimeMillis());
+    ApprovalResult claim = approvals.claim(decision, Workflow.currentTimeMillis(),
+        Workflow.getCurrentUpdateInfo().map(UpdateInfo::getUpdateId).orElse(null));
     try {
       Workflow.newExternalWorkflowStub(TurnWorkflow.class, waiting.turnWorkflowId()).approvalDecided(claim);
     } catch (RuntimeException e) {
@@ -320,13 +347,39 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     return SessionApprovals.answer(approvals.recorded(claim.approvalId()).orElseThrow(), claim);
   }
 
+  /** A wake-up from {@link ApprovalGate#APPROVAL_BY_QUERY} 1 on; before, the turn's word (kept for replay). */
   @Override
   public void approvalPending(PendingApproval pending) {
-    approvals.pending(pending, life.sessionId(), runningTurnWorkflowId);
+    if (approvalsByQuery()) {
+      approvalSync.ring();
+    } else {
+      approvals.pending(pending, life.sessionId(), runningTurnWorkflowId);
+    }
+  }
+
+  /** A wake-up from {@link ApprovalGate#APPROVAL_BY_QUERY} 1 on; before, the turn's word (kept for replay). */
+  @Override
+  public void approvalClosed(ApprovalResult recorded) {
+    if (approvalsByQuery()) {
+      approvalSync.ring();
+    } else {
+      approvals.closed(recorded);
+    }
   }
 
   @Override
-  public void approvalClosed(ApprovalResult recorded) {
-    approvals.closed(recorded);
+  public ApprovalClaim approvalClaim(String approvalId) {
+    return approvals.claimOf(approvalId).orElse(null);
+  }
+
+  /**
+   * Whether this run takes approvals by Query. Asked first at the run's start; a signal that
+   * arrives before (in the first workflow task) asks it there, at the same point on every replay.
+   */
+  private boolean approvalsByQuery() {
+    if (approvalsByQuery == null) {
+      approvalsByQuery = Workflow.getVersion(ApprovalGate.APPROVAL_BY_QUERY, Workflow.DEFAULT_VERSION, 1) >= 1;
+    }
+    return approvalsByQuery;
   }
 }

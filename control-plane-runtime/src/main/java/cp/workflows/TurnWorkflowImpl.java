@@ -73,6 +73,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
   private final cp.activities.ApprovalActivities approvalsLocal =
       Workflow.newLocalActivityStub(cp.activities.ApprovalActivities.class);
+  private final cp.activities.ApprovalLookupActivities approvalLookup =
+      Workflow.newActivityStub(cp.activities.ApprovalLookupActivities.class, ApprovalGate.LOOKUP_OPTIONS);
   /** Issue 15: the durable pause before tool calls that need a person; set when the turn starts. */
   private ApprovalGate approvals;
 
@@ -92,6 +94,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     if (approvals != null) {
       approvals.onDecision(decision);
     }
+  }
+
+  @Override
+  public cp.model.TurnApprovals approvals() {
+    return approvals == null ? cp.model.TurnApprovals.NONE : approvals.snapshot();
   }
 
   private boolean round2;
@@ -134,7 +141,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
-    approvals = new ApprovalGate(approvalsLocal, p, in.sessionId(), in.turn(), s -> step = s);
+    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), s -> step = s);
     WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean, approvals::decide);
     int seq = 0;
 

@@ -36,6 +36,8 @@ public record Refusal(String code, String field, String reason) {
    * {@code already_decided}, {@code invalid_decision}, and the argument's shape codes.
    */
   public static final String APPROVAL_REFUSED = FailureCode.APPROVAL_REFUSED.wire();
+  /** Failure type of an Update whose name the session does not know (issue 20), code {@code unknown_update}. */
+  public static final String UNKNOWN_UPDATE = FailureCode.UNKNOWN_UPDATE.wire();
   /** Failure type of every refused Update, {@code turn} and {@code end}. */
   public static final String TURN_REFUSED = FailureCode.TURN_REFUSED.wire();
   /**
@@ -54,7 +56,11 @@ public record Refusal(String code, String field, String reason) {
     /** Issue 15, {@link #APPROVAL_REFUSED}: the approval was decided already (the message says how, by whom, when). */
     ALREADY_DECIDED,
     /** Issue 15, {@link #APPROVAL_REFUSED}: decision is not grant or deny, decided_by is missing, a field too long. */
-    INVALID_DECISION;
+    INVALID_DECISION,
+    /** Issue 20, {@link #APPROVAL_REFUSED}: decided_by is not one of the agent's {@code approvers}. */
+    APPROVER_NOT_ALLOWED,
+    /** Issue 20, type {@link #UNKNOWN_UPDATE}: the session has no Update of that name. */
+    UNKNOWN_UPDATE;
 
     /** The code as it travels: lower-case. */
     public String wire() {

@@ -43,7 +43,7 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a));
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), 0);
   }
 
   /** The agent's tools whose calls wait for a person (issue 15): configured, or by default those that write. */

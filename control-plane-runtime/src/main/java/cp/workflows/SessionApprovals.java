@@ -1,8 +1,10 @@
 package cp.workflows;
 
+import cp.model.AgentProfile;
 import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
+import cp.model.DisplayText;
 import cp.model.PendingApproval;
 import cp.model.Refusal;
 import cp.model.TurnApprovals;
@@ -73,8 +75,12 @@ final class SessionApprovals {
     return Optional.ofNullable(pending.get(approvalId));
   }
 
-  /** Why {@code d} cannot be accepted now, or empty. */
-  Optional<Refusal.Problem> refusal(ApprovalDecision d, String sessionId) {
+  /**
+   * Why {@code d} cannot be accepted now, or empty.
+   *
+   * @param profile the agent's profile (its {@code approvers}); null before the session loaded it
+   */
+  Optional<Refusal.Problem> refusal(ApprovalDecision d, String sessionId, AgentProfile profile) {
     if (d == null) {
       return Optional.of(new Refusal.Problem(ApprovalDecision.SHAPE + "; got nothing",
           Refusal.of(Refusal.Code.MISSING_FIELD)));
@@ -82,6 +88,11 @@ final class SessionApprovals {
     Optional<Refusal.Problem> shape = d.fieldProblem();
     if (shape.isPresent()) {
       return shape;
+    }
+    if (profile != null && !profile.mayApprove(d.decidedBy())) {
+      return Optional.of(new Refusal.Problem("'" + d.decidedBy() + "' may not decide approvals of agent "
+          + profile.agentClass() + " (its approvers: " + String.join(", ", profile.approvers()) + ")",
+          Refusal.of(Refusal.Code.APPROVER_NOT_ALLOWED, "decided_by")));
     }
     String id = d.approvalId();
     ApprovalResult done = closed.containsKey(id) ? closed.get(id) : claimed.get(id);
@@ -149,7 +160,8 @@ final class SessionApprovals {
   /** "granted by alice at 2026-…Z (reason: …)", "timed_out at … (…)". */
   static String describe(ApprovalResult r) {
     String by = ApprovalResult.SYSTEM.equals(r.decidedBy()) ? "" : " by " + r.decidedBy();
-    return r.decision() + by + " at " + r.decidedAt() + (r.reason() == null ? "" : " (" + r.reason() + ")");
+    return r.decision() + by + " at " + r.decidedAt() + (r.reason() == null ? ""
+        : " (" + DisplayText.escape(r.reason()) + ")");
   }
 
   /** The Update's answer: the turn's record, with one line for a person. */

@@ -8,6 +8,7 @@ import cp.model.AgentProfile;
 import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
+import cp.model.DisplayText;
 import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
@@ -24,7 +25,9 @@ import cp.model.TurnResult;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
+import io.temporal.common.converter.EncodedValues;
 import io.temporal.workflow.DynamicQueryHandler;
+import io.temporal.workflow.DynamicUpdateHandler;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.UpdateInfo;
 import io.temporal.workflow.Workflow;
@@ -67,6 +70,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   static final String KNOWN_QUERIES = "state";
   /** Failure type of a Query the session does not know. */
   static final String UNKNOWN_QUERY = FailureCode.UNKNOWN_QUERY.wire();
+  /** The Updates a session takes, for the refusal of an unknown one. */
+  static final String KNOWN_UPDATES = String.join(", ", TURN, END, APPROVE);
 
   private final SessionActivities session = Workflow.newLocalActivityStub(SessionActivities.class);
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
@@ -99,6 +104,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       throw new RefusedException(UNKNOWN_QUERY, "unknown query '" + queryType + "' (known: " + KNOWN_QUERIES + ")",
           null);
     });
+    Workflow.registerListener(new UnknownUpdates());
     round2 = Workflow.getVersion(SessionVersions.ROUND2_SESSION, Workflow.DEFAULT_VERSION,
         SessionVersions.ROUND2_VERSION) >= SessionVersions.ROUND2_VERSION;
     boolean startFirst = Workflow.getVersion(SessionVersions.START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
@@ -314,7 +320,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
 
   @Override
   public void validateApprove(ApprovalDecision decision) {
-    approvals.refusal(decision, life.sessionId()).ifPresent(p -> {
+    approvals.refusal(decision, life.sessionId(), life.profile()).ifPresent(p -> {
       throw new RefusedException(Refusal.APPROVAL_REFUSED, p.message(), p.refusal());
     });
   }
@@ -326,7 +332,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    */
   @Override
   public ApprovalResult approve(ApprovalDecision decision) {
-    Optional<Refusal.Problem> refused = approvals.refusal(decision, life.sessionId());
+    Optional<Refusal.Problem> refused = approvals.refusal(decision, life.sessionId(), life.profile());
     if (refused.isPresent()) {
       ApplicationFailure af = ApplicationFailure.newNonRetryableFailure(refused.get().message(),
           Refusal.APPROVAL_REFUSED, refused.get().refusal());
@@ -381,5 +387,28 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       approvalsByQuery = Workflow.getVersion(ApprovalGate.APPROVAL_BY_QUERY, Workflow.DEFAULT_VERSION, 1) >= 1;
     }
     return approvalsByQuery;
+  }
+
+  /**
+   * Issue 20: an Update of a name the session does not know is refused by its validator, typed and
+   * non-retryable ({@code unknown_update}), naming the known ones; nothing reaches the history.
+   * (Without it the SDK refused with a retryable {@code java.lang.IllegalArgumentException}.)
+   */
+  private static final class UnknownUpdates implements DynamicUpdateHandler {
+    @Override
+    public void handleValidate(String updateName, EncodedValues args) {
+      throw refusal(updateName);
+    }
+
+    @Override
+    public Object handleExecute(String updateName, EncodedValues args) {
+      throw refusal(updateName);
+    }
+
+    private static RefusedException refusal(String updateName) {
+      String name = updateName == null ? "" : updateName.length() > 80 ? updateName.substring(0, 80) + "…" : updateName;
+      return new RefusedException(Refusal.UNKNOWN_UPDATE, "unknown update '" + DisplayText.escape(name) + "' (known: "
+          + KNOWN_UPDATES + ")", Refusal.of(Refusal.Code.UNKNOWN_UPDATE));
+    }
   }
 }

@@ -220,6 +220,45 @@ class SessionContractTest {
   }
 
   @Test
+  void anUnknownUpdate_isRefusedTypedAndNonRetryable_withOurCode_andNothingHappens() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    stub.query("state", com.fasterxml.jackson.databind.JsonNode.class);
+
+    io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> stub.update("approve_all", Object.class, input("everything", true)));
+
+    ApplicationFailure af = innermost(e);
+    assertEquals("unknown_update", af.getType(), chain(e));
+    assertTrue(af.isNonRetryable(), "a foreign client must not retry it");
+    assertEquals("unknown_update", code(af).code());
+    assertTrue(af.getOriginalMessage().contains("unknown update 'approve_all' (known: turn, end, approve)"),
+        af.getOriginalMessage());
+    assertClean(af.getOriginalMessage());
+    assertEquals(0, stub.query("state", cp.model.SessionState.class).turns(), "nothing happened");
+  }
+
+  @Test
+  void theStateQuery_listsPendingApprovalsAsAnEmptyList_whenNoneWait() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+
+    com.fasterxml.jackson.databind.JsonNode state = stub.query("state", com.fasterxml.jackson.databind.JsonNode.class);
+
+    assertTrue(state.has("pending_approvals"), "pending_approvals is left out: " + state);
+    assertTrue(state.get("pending_approvals").isArray() && state.get("pending_approvals").isEmpty(), state.toString());
+  }
+
+  @Test
+  void aStartCarryingAStateWithoutItsProfile_isRefusedAtOnce_insteadOfFailingItsFirstTaskForEver() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ADMIN", "carried",
+        Map.of("turns", 3)));
+    assertEquals("carried", code(af).field(), af.getOriginalMessage());
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED,
+        h.client.newUntypedWorkflowStub(SID).describe().getStatus(), "no running workflow is left behind");
+  }
+
+  @Test
   void anUnknownQuery_isAnsweredWithTheKnownOnes() {
     WorkflowStub stub = foreign(SID);
     stub.start(input("session_id", SID, "agent_class", "ADMIN"));

@@ -43,7 +43,20 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), 0);
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), smallestCall(a));
+  }
+
+  /**
+   * What the agent's smallest model call reserves (issue 20): a turn's classify call, its prompt
+   * rendered for an empty message (the session adds the message's own estimate) plus the classify
+   * contract's max_tokens; 0 when the catalog has no classify contract (no up-front check then).
+   */
+  long smallestCall(AgentConfig a) {
+    return catalog.findContract(cp.model.ContractIds.CLASSIFY).map(c -> {
+      cp.contracts.RenderedPrompt p = new cp.contracts.PromptRenderer().render(catalog.promptPack(c.promptPackId()),
+          cp.model.Json.object().put("user_input", ""), a);
+      return cp.model.TokenEstimates.ofChars(p.system().length() + p.user().length()) + c.boundary().maxTokens();
+    }).orElse(0L);
   }
 
   /** The agent's tools whose calls wait for a person (issue 15): configured, or by default those that write. */

@@ -3,6 +3,7 @@ package cp.workflows;
 import cp.model.AgentProfile;
 import cp.model.Refusal;
 import cp.model.RefusedException;
+import cp.model.TokenEstimates;
 import cp.model.TurnRequest;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
@@ -56,15 +57,39 @@ final class TurnAdmission {
       return refusedFor("session " + sessionId + " has used all " + profile.turnLimit()
           + " turns its agent allows (budget.turn_limit); start a new session", Refusal.Code.TURN_LIMIT_REACHED);
     }
-    if (account.tokensUsed() >= profile.sessionTokenLimit()) {
-      return refusedFor("session " + sessionId + " has used its whole token budget (" + account.tokensUsed() + " of "
-          + profile.sessionTokenLimit() + "); start a new session", Refusal.Code.BUDGET_EXHAUSTED);
+    Optional<Refusal.Problem> budget = budgetProblem(profile, request.text());
+    if (budget.isPresent()) {
+      return budget;
     }
     if (life.lifetimeOver(Workflow.currentTimeMillis())) {
       return refusedFor("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()
           + " s (budget.timeout_seconds); start a new session", Refusal.Code.LIFETIME_EXCEEDED);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Issue 20: the session must be able to pay for the turn's smallest call (the classify call:
+   * its prompt's fixed part and the user's text, estimated, plus its max_tokens) before the turn
+   * runs; a session that cannot is refused up front, naming its budget, instead of running a turn
+   * that fails, counts against the turn limit and blames a work order's budget. A profile recorded
+   * before ({@code smallest_call_tokens} 0) is refused only once the budget is spent, as before.
+   */
+  private Optional<Refusal.Problem> budgetProblem(AgentProfile profile, String text) {
+    Budget session = Budget.sessionTokens(profile.sessionTokenLimit(), account.tokensUsed());
+    long smallestCall = profile.smallestCallTokens() > 0
+        ? profile.smallestCallTokens() + TokenEstimates.ofText(text) : 1;
+    return session.reserve(smallestCall).map(short_ -> {
+      Long needed = profile.smallestCallTokens() > 0 ? smallestCall : null;
+      String why = session.left() == 0
+          ? "has used its whole token budget (" + account.tokensUsed() + " of " + profile.sessionTokenLimit() + ")"
+          : "cannot pay for this turn's first model call: it has " + session.left() + " of "
+              + profile.sessionTokenLimit() + " tokens left (" + Budget.Level.SESSION.setting + ") and that call"
+              + " reserves about " + smallestCall + " (its prompt and max_tokens)";
+      Refusal r = short_.refusal();
+      return new Refusal.Problem("session " + life.sessionId() + " " + why + "; start a new session",
+          new Refusal(r.code(), null, null, r.level(), r.cap(), r.spent(), needed));
+    });
   }
 
   private static Optional<Refusal.Problem> refusedFor(String message, Refusal.Code code) {

@@ -23,13 +23,13 @@ final class ApprovalPrompt {
 
   /** The question's first line: the tool and the summary's first line (path, size, lines). */
   static String question(PendingApproval p) {
-    String first = p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
+    String first = p.summary() == null ? "" : cp.model.DisplayText.escape(p.summary()).lines().findFirst().orElse("");
     return "approve " + p.tool() + " " + first + "? [y/N/r(eason)] ";
   }
 
   /** Asks on {@code out}, reads the answer from {@code in}; empty when the input ended first. */
   static Optional<ApprovalDecision> ask(PendingApproval p, LineInput in, PrintStream out, String approver) {
-    out.println(p.summary());
+    out.println(cp.model.DisplayText.escape(p.summary()));
     out.print(question(p));
     out.flush();
     String a = answer(in);

@@ -72,7 +72,7 @@ final class ApprovalsCommand extends CliCommand implements java.util.concurrent.
     for (PendingApproval p : pending) {
       out().println(p.approvalId() + "  " + p.sessionId() + " turn " + p.turn() + "  " + p.tool() + "  age "
           + words(age(p, now)) + "  deadline " + p.deadline() + " (then " + p.onTimeout() + ")");
-      out().println("  " + p.summary().replace("\n", "\n  "));
+      out().println("  " + cp.model.DisplayText.escape(p.summary()).replace("\n", "\n  "));
       out().println("  decide: cpctl approve " + p.sessionId() + " " + p.approvalId() + " [--deny] [--reason TEXT]");
     }
     return Cpctl.OK;

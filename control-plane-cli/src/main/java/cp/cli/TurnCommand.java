@@ -64,7 +64,7 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
    * waiting; Ctrl-C leaves the approval pending (it lives in the session, not in this process).
    */
   static String waitingLine(cp.model.PendingApproval p) {
-    String first = p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
+    String first = p.summary() == null ? "" : cp.model.DisplayText.escape(p.summary()).lines().findFirst().orElse("");
     return "cpctl: waiting for approval " + p.approvalId() + " (" + p.tool() + " " + first + ", until " + p.deadline()
         + ", then " + p.onTimeout() + "): decide with 'cpctl approve " + p.sessionId() + " " + p.approvalId()
         + "' (add --deny to refuse); still waiting";

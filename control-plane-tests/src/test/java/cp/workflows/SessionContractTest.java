@@ -165,6 +165,32 @@ class SessionContractTest {
     assertTrue(e.getCause() instanceof WorkflowException, chain(e));
   }
 
+  /**
+   * Issue 20 §2: what a foreign client meets after {@code start_refused}, as the contract's
+   * "After start_refused" documents it: the workflow is closed (FAILED, the refusal as its
+   * failure), so every later Update and Signal is refused by the service itself (not found), the
+   * Query {@code state} answers null, and nothing of the session runs or is written.
+   */
+  @Test
+  void afterARefusedStart_updatesAndSignalsAreNotFound_stateIsNull_andTheResultIsTheRefusal() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "admin"));
+    WorkflowFailedException failed = assertThrows(WorkflowFailedException.class,
+        () -> stub.getResult(5, TimeUnit.SECONDS, SessionSummary.class));
+    assertEquals(Refusal.START_REFUSED, innermost(failed).getType());
+
+    WorkflowStub later = h.client.newUntypedWorkflowStub(SID);
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED,
+        later.describe().getStatus());
+    Exception update = assertThrows(Exception.class, () -> later.update("turn", TurnResult.class, input("text", "hi")));
+    assertTrue(update instanceof io.temporal.client.WorkflowNotFoundException
+        || update.getCause() instanceof io.temporal.client.WorkflowNotFoundException, chain(update));
+    Exception signal = assertThrows(Exception.class, () -> later.signal(SessionWorkflow.APPROVAL_CLOSED, input()));
+    assertTrue(signal instanceof io.temporal.client.WorkflowNotFoundException, chain(signal));
+    assertEquals(null, later.query("state", SessionState.class));
+    assertEquals(List.of(), session.types(), "nothing written");
+  }
+
   @Test
   void theWorkflowSetsItsOwnSearchAttributes() {
     WorkflowStub stub = foreign(SID);

@@ -1,21 +1,18 @@
 package cp.workflows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.activities.ApprovalLookupActivities;
 import cp.activities.Ho1Activities;
 import cp.activities.SessionActivities;
 import cp.model.AgentProfile;
 import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
-import cp.model.DisplayText;
 import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
 import cp.model.PendingApproval;
 import cp.model.Refusal;
 import cp.model.RefusedException;
-import cp.model.RootCause;
 import cp.model.SessionEvent;
 import cp.model.SessionInput;
 import cp.model.SessionState;
@@ -23,13 +20,8 @@ import cp.model.SessionSummary;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import io.temporal.common.SearchAttributeUpdate;
-import io.temporal.failure.ApplicationFailure;
-import io.temporal.workflow.Async;
-import io.temporal.common.converter.EncodedValues;
 import io.temporal.workflow.DynamicQueryHandler;
-import io.temporal.workflow.DynamicUpdateHandler;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.UpdateInfo;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLock;
 import java.time.Duration;
@@ -47,7 +39,7 @@ import java.util.Optional;
  * <p>Each step's decisions live in a class named for them: {@link StartContract} (is this a
  * session's start?), {@link TurnAdmission} (may this turn run now?), {@link SessionTurnRunner}
  * and {@link Degradation} (run it under its deadline; what if its workflow fails?),
- * {@link SessionApprovals} (which decisions stand?), {@link SessionAccount} (what has the session
+ * {@link SessionApprovalDesk} (which decisions stand?), {@link SessionAccount} (what has the session
  * used?), {@link SessionLifecycle} (where in its life is it, when does it expire?) and
  * {@link SessionEnding} (SESSION_END and why). This class wires them to Temporal's entry points.
  */
@@ -80,14 +72,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private final SessionAccount account = new SessionAccount();
   private final TurnAdmission admission = new TurnAdmission(life, account);
   private final SessionEnding ending = new SessionEnding(session, life, account);
-  /** Issue 15: the approvals the running turn waits for and how they were decided. */
-  private final SessionApprovals approvals = new SessionApprovals();
-  /** Issue 20: the book learns from the running turn by Query; signals only wake it. */
-  private final TurnApprovalSync approvalSync = new TurnApprovalSync(
-      Workflow.newActivityStub(ApprovalLookupActivities.class, ApprovalGate.LOOKUP_OPTIONS), approvals,
-      life::sessionId);
-  /** Whether this run takes approvals by Query ({@link ApprovalGate#APPROVAL_BY_QUERY} 1); null until it knows. */
-  private Boolean approvalsByQuery;
+  /** Issues 15 and 20: the approvals the running turn waits for, the approve Update, the turn's wake-ups. */
+  private final SessionApprovalDesk approvals = new SessionApprovalDesk(life::sessionId);
   /** Set once the run knows its versions (before any Update may go on). */
   private SessionTurnRunner turns;
   /** Whether this run has the {@link SessionVersions#ROUND2_SESSION} behaviour. */
@@ -104,12 +90,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       throw new RefusedException(UNKNOWN_QUERY, "unknown query '" + queryType + "' (known: " + KNOWN_QUERIES + ")",
           null);
     });
-    Workflow.registerListener(new UnknownUpdates());
+    Workflow.registerListener(new UnknownUpdates(KNOWN_UPDATES));
     round2 = Workflow.getVersion(SessionVersions.ROUND2_SESSION, Workflow.DEFAULT_VERSION,
         SessionVersions.ROUND2_VERSION) >= SessionVersions.ROUND2_VERSION;
     boolean startFirst = Workflow.getVersion(SessionVersions.START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
     boolean defend = Workflow.getVersion(SessionVersions.CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
-    boolean byQuery = approvalsByQuery();
+    approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
       StartContract.refuseBadStart(in);
     }
@@ -120,7 +106,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;
     start(in.carried(), defend);
-    Promise<Void> watcher = byQuery ? Async.procedure(() -> approvalSync.watch(() -> runningTurnWorkflowId)) : null;
+    Promise<Void> watcher = approvals.watch(() -> runningTurnWorkflowId);
     if (defend) {
       setOwnSearchAttributes();
     }
@@ -131,22 +117,14 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       awaitActivityOrExpiry();
       if (continueAsNewDue()) {
         Workflow.await(Workflow::isEveryHandlerFinished);
-        stop(watcher);
+        approvals.stopWatching(watcher);
         Workflow.continueAsNew(new SessionInput(life.sessionId(), life.agentClass(), snapshot(),
             continueAsNewAfterTurns));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
-    stop(watcher);
+    approvals.stopWatching(watcher);
     return ending.summary();
-  }
-
-  /** Ends the approvals watcher (no turn runs now), so the run closes with no thread left waiting. */
-  private void stop(Promise<Void> watcher) {
-    if (watcher != null) {
-      approvalSync.stop();
-      watcher.get();
-    }
   }
 
   /** Start: a new session loads its profile and writes SESSION_START; a continued one takes over its state. */
@@ -266,10 +244,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       return r.withCost(r.costSummary().withSession(account.tokensUsed(), tokensLeft()));
     } finally {
       if (runningTurnWorkflowId != null) {
-        if (approvalsByQuery() && approvals.hasOpen(runningTurnWorkflowId)) {
-          approvalSync.learnFrom(runningTurnWorkflowId); // what the turn recorded before it ended
-        }
-        approvals.turnEnded(runningTurnWorkflowId, Workflow.currentTimeMillis());
+        approvals.turnEnded(runningTurnWorkflowId);
         runningTurnWorkflowId = null;
       }
       life.turnDone(Workflow.currentTimeMillis());
@@ -316,99 +291,30 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     return account.tokensLeft(life.profile().sessionTokenLimit());
   }
 
-  // ------------------------------------------------------------------ approvals (issue 15)
+  // ------------------------------------------------------------------ approvals (issues 15 and 20)
 
   @Override
   public void validateApprove(ApprovalDecision decision) {
-    approvals.refusal(decision, life.sessionId(), life.profile()).ifPresent(p -> {
-      throw new RefusedException(Refusal.APPROVAL_REFUSED, p.message(), p.refusal());
-    });
+    approvals.validate(decision, life.sessionId(), life.profile());
   }
 
-  /**
-   * The first accepted decision claims the approval (every later one is refused, naming it), is
-   * forwarded to the waiting turn, and is answered with what the turn recorded. The session
-   * records nothing itself: APPROVAL_DECIDED is the turn's, so the record and the wait agree.
-   */
   @Override
   public ApprovalResult approve(ApprovalDecision decision) {
-    Optional<Refusal.Problem> refused = approvals.refusal(decision, life.sessionId(), life.profile());
-    if (refused.isPresent()) {
-      ApplicationFailure af = ApplicationFailure.newNonRetryableFailure(refused.get().message(),
-          Refusal.APPROVAL_REFUSED, refused.get().refusal());
-      af.setStackTrace(new StackTraceElement[0]);
-      throw af;
-    }
-    PendingApproval waiting = approvals.waiting(decision.approvalId()).orElseThrow();
-    ApprovalResult claim = approvals.claim(decision, Workflow.currentTimeMillis(),
-        Workflow.getCurrentUpdateInfo().map(UpdateInfo::getUpdateId).orElse(null));
-    try {
-      Workflow.newExternalWorkflowStub(TurnWorkflow.class, waiting.turnWorkflowId()).approvalDecided(claim);
-    } catch (RuntimeException e) {
-      // The turn has gone (it ended meanwhile): turnEnded closes the approval, and the answer says so.
-      Workflow.getLogger(SessionWorkflowImpl.class).warn("session {}: approval {} could not be forwarded to {}: {}",
-          life.sessionId(), claim.approvalId(), waiting.turnWorkflowId(), RootCause.innermostMessage(e));
-    }
-    Workflow.await(() -> approvals.recorded(claim.approvalId()).isPresent());
-    return SessionApprovals.answer(approvals.recorded(claim.approvalId()).orElseThrow(), claim);
+    return approvals.approve(decision, life.sessionId(), life.profile());
   }
 
-  /** A wake-up from {@link ApprovalGate#APPROVAL_BY_QUERY} 1 on; before, the turn's word (kept for replay). */
   @Override
   public void approvalPending(PendingApproval pending) {
-    if (approvalsByQuery()) {
-      approvalSync.ring();
-    } else {
-      approvals.pending(pending, life.sessionId(), runningTurnWorkflowId);
-    }
+    approvals.pendingSignal(pending, life.sessionId(), runningTurnWorkflowId);
   }
 
-  /** A wake-up from {@link ApprovalGate#APPROVAL_BY_QUERY} 1 on; before, the turn's word (kept for replay). */
   @Override
   public void approvalClosed(ApprovalResult recorded) {
-    if (approvalsByQuery()) {
-      approvalSync.ring();
-    } else {
-      approvals.closed(recorded);
-    }
+    approvals.closedSignal(recorded);
   }
 
   @Override
   public ApprovalClaim approvalClaim(String approvalId) {
-    return approvals.claimOf(approvalId).orElse(null);
-  }
-
-  /**
-   * Whether this run takes approvals by Query. Asked first at the run's start; a signal that
-   * arrives before (in the first workflow task) asks it there, at the same point on every replay.
-   */
-  private boolean approvalsByQuery() {
-    if (approvalsByQuery == null) {
-      approvalsByQuery = Workflow.getVersion(ApprovalGate.APPROVAL_BY_QUERY, Workflow.DEFAULT_VERSION, 1) >= 1;
-    }
-    return approvalsByQuery;
-  }
-
-  /**
-   * Issue 20: an Update of a name the session does not know is refused by its validator, typed and
-   * non-retryable ({@code unknown_update}), naming the known ones; nothing reaches the history.
-   * (Without it the SDK refused with a retryable {@code java.lang.IllegalArgumentException}.)
-   */
-  private static final class UnknownUpdates implements DynamicUpdateHandler {
-    @Override
-    public void handleValidate(String updateName, EncodedValues args) {
-      throw refusal(updateName);
-    }
-
-    @Override
-    public Object handleExecute(String updateName, EncodedValues args) {
-      throw refusal(updateName);
-    }
-
-    private static RefusedException refusal(String updateName) {
-      String name = updateName == null ? "" : updateName.length() > 80 ? updateName.substring(0, 80) + "…" : updateName;
-      return new RefusedException(Refusal.UNKNOWN_UPDATE, "unknown update '" + DisplayText.escape(name) + "' (known: "
-          + KNOWN_UPDATES + ")", Refusal.of(Refusal.Code.UNKNOWN_UPDATE));
-    }
+    return approvals.claimOf(approvalId);
   }
 }

@@ -191,6 +191,31 @@ class SessionContractTest {
     assertEquals(List.of(), session.types(), "nothing written");
   }
 
+  /**
+   * What the contract says of update-with-start: a turn the session refuses does not undo the
+   * start (the service starts the workflow whatever the Update's validator says), so the session
+   * runs, empty, until an {@code end} or its idle timeout. Pins the documented behaviour.
+   */
+  @Test
+  void updateWithStart_whoseTurnIsRefused_leavesTheStartedSessionRunning_untilItIsEnded() throws Exception {
+    SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(SID)
+        .setWorkflowIdConflictPolicy(io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+        .build());
+    io.temporal.client.WithStartWorkflowOperation<SessionSummary> start =
+        new io.temporal.client.WithStartWorkflowOperation<>(stub::run, new SessionInput(SID, "ADMIN", null, 0));
+    assertThrows(WorkflowUpdateException.class, () -> io.temporal.client.WorkflowClient.executeUpdateWithStart(
+        stub::turn, new TurnRequest(" "), io.temporal.client.UpdateOptions.<TurnResult>newBuilder()
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED).build(), start));
+
+    WorkflowStub session = h.client.newUntypedWorkflowStub(SID);
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+        session.describe().getStatus(), "the start stands though the turn was refused");
+    assertEquals(0, session.query("state", SessionState.class).turns());
+    session.update("end", SessionSummary.class);
+    assertEquals("end", session.getResult(5, TimeUnit.SECONDS, SessionSummary.class).endReason());
+  }
+
   @Test
   void theWorkflowSetsItsOwnSearchAttributes() {
     WorkflowStub stub = foreign(SID);

@@ -71,7 +71,13 @@ final class Degradation {
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left));
       if (r instanceof LlmRoundResult.Refused refused) {
-        return results.costed(n, UNAVAILABLE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
+        // Issue 20: a fallback call the session's tokens cannot pay for says so, not "unavailable".
+        String answer = WoErrorCode.BUDGET_EXHAUSTED.equals(refused.code())
+            ? "The supervisor failed and this session's token budget cannot pay for the direct fallback call ("
+                + left + " tokens left, " + Budget.Level.SESSION.setting + " = " + profile.sessionTokenLimit()
+                + "); start a new session to continue."
+            : UNAVAILABLE;
+        return results.costed(n, answer, TurnOutcome.ERROR, refused.code(), failedTurn, null);
       }
       if (!(r instanceof LlmRoundResult.Answered answer)) {
         throw new IllegalStateException("the degraded call answers or is refused; it returned " + r.kind());

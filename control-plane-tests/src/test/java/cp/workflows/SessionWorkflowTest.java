@@ -485,4 +485,19 @@ class SessionWorkflowTest {
     assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
     assertEquals(llmCallsBefore, ho1.rounds.size(), "nothing ran");
   }
+
+  /** Issue 20: a fallback call the session cannot pay for says so, not "temporarily unavailable". */
+  @Test
+  void aDegradedCallRefusedForTheBudget_saysTheSessionBudget_notUnavailable() {
+    ho1.failGateway = true;
+    ho1.refuseDegraded = "budget_exhausted";
+    SessionWorkflow s = start(0);
+
+    TurnResult r = s.turn(new TurnRequest("hello"));
+
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("budget_exhausted", r.errorCode());
+    assertTrue(r.response().contains("token budget cannot pay for the direct fallback call"), r.response());
+    assertFalse(r.response().contains("temporarily unavailable"), r.response());
+  }
 }

@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.model.AgentProfile;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
-import cp.model.Json;
 import cp.model.PendingApproval;
 import cp.model.Refusal;
 import cp.model.SessionInput;
-import cp.model.ToolApproval;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
@@ -24,7 +21,6 @@ import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,16 +41,8 @@ class ApproverIdentityTest {
     ho1 = new FakeActivities.Ho1();
     session = new FakeActivities.Session();
     h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session, 600, false);
-    AgentProfile p = FakeActivities.profile(100_000, 50).withTurnTimeoutSeconds(300);
-    session.profile = new AgentProfile(p.agentClass(), p.agentId(), p.frameworkId(), p.attentionTemplateId(),
-        List.of("read_file", "write_file"), p.sessionTokenLimit(), p.turnLimit(), p.timeoutSeconds(),
-        p.idleTimeoutSeconds(), p.woTokenBudget(), p.woTurnLimit(), p.woTimeoutSeconds(), p.maxMessageBytes(),
-        p.maxRetries(), p.maxResponseChars(), p.turnTimeoutSeconds(),
-        List.of(new ToolApproval("write_file", 600, false)), List.of("alice", "bob"), 0);
-    AtomicInteger round = new AtomicInteger();
-    ho1.synthesize = r -> round.incrementAndGet() == 1
-        ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/notes.md\",\"content\":\"a\\n\"}"))
-        : ho1.text("{\"response_text\":\"done\"}");
+    session.profile = ApprovalScenario.writeToolProfile(600, 300, List.of("alice", "bob"));
+    ApprovalScenario.writesOnceThenAnswers(ho1);
   }
 
   @AfterEach
@@ -63,16 +51,9 @@ class ApproverIdentityTest {
   }
 
   private PendingApproval awaitPending(SessionWorkflow s) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < until) {
-      var st = s.state();
-      if (st != null && !st.pendingApprovals().isEmpty()) {
-        return st.pendingApprovals().get(0);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no approval became pending");
+    return ApprovalScenario.awaitPending(s);
   }
+
 
   private static ApplicationFailure refusal(Runnable r) {
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, r::run);

@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.model.AgentProfile;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
-import cp.model.Json;
 import cp.model.PendingApproval;
 import cp.model.SessionInput;
-import cp.model.ToolApproval;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,16 +40,8 @@ class ForgedApprovalTest {
     ho1 = new FakeActivities.Ho1();
     session = new FakeActivities.Session();
     h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session, 600, false);
-    AgentProfile p = FakeActivities.profile(100_000, 50).withTurnTimeoutSeconds(300)
-        .withApprovals(List.of(new ToolApproval("write_file", 600, false)));
-    session.profile = new AgentProfile(p.agentClass(), p.agentId(), p.frameworkId(), p.attentionTemplateId(),
-        List.of("read_file", "write_file"), p.sessionTokenLimit(), p.turnLimit(), p.timeoutSeconds(),
-        p.idleTimeoutSeconds(), p.woTokenBudget(), p.woTurnLimit(), p.woTimeoutSeconds(), p.maxMessageBytes(),
-        p.maxRetries(), p.maxResponseChars(), p.turnTimeoutSeconds(), p.approvals());
-    AtomicInteger round = new AtomicInteger();
-    ho1.synthesize = r -> round.incrementAndGet() == 1
-        ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/notes.md\",\"content\":\"a\\nb\\n\"}"))
-        : ho1.text("{\"response_text\":\"done\"}");
+    session.profile = ApprovalScenario.writeToolProfile(600, 300, List.of());
+    ApprovalScenario.writesOnceThenAnswers(ho1);
   }
 
   @AfterEach
@@ -67,16 +55,9 @@ class ForgedApprovalTest {
   }
 
   private static PendingApproval awaitPending(SessionWorkflow s) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < until) {
-      var st = s.state();
-      if (st != null && !st.pendingApprovals().isEmpty()) {
-        return st.pendingApprovals().get(0);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no approval became pending");
+    return ApprovalScenario.awaitPending(s);
   }
+
 
   /** The decision of the review: "denied", yet granted=true, by "nobody", in 1999. */
   private static Map<String, Object> forgedDecision(PendingApproval p) {

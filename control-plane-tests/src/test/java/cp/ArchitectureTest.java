@@ -165,9 +165,11 @@ class ArchitectureTest {
     USED_BY.put("observability", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench",
         "cli"));
     USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
-    USED_BY.put("contracts", List.of("tools", "activities", "worker", "bench", "cli"));
+    USED_BY.put("contracts", List.of("tools", "agents", "activities", "worker", "bench", "cli"));
     USED_BY.put("gateway", List.of("activities", "worker", "bench", "cli"));
-    USED_BY.put("tools", List.of("activities", "worker", "bench", "cli"));
+    USED_BY.put("tools", List.of("agents", "activities", "worker", "bench", "cli"));
+    // Issue 22: agent definitions, assembled with the tools and MCP servers at worker start.
+    USED_BY.put("agents", List.of("worker", "bench", "cli"));
     USED_BY.put("activities", List.of("workflows", "worker", "bench", "cli"));
     USED_BY.put("workflows", List.of("worker", "client", "bench", "cli"));
     USED_BY.put("worker", List.of("bench", "cli"));

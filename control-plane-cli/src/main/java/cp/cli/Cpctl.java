@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
         TurnCommand.class, ApprovalsCommand.class, ApproveCommand.class, SessionsCommand.class, ShowCommand.class,
         LedgerCommand.class, GateCheckCommand.class,
-        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchCommand.class,
+        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchCommand.class, AgentsCommand.class,
         CommandLine.HelpCommand.class})
 public final class Cpctl implements Runnable {
   public static final int OK = 0;
@@ -98,6 +98,7 @@ public final class Cpctl implements Runnable {
 
   static int exitCode(Throwable ex) {
     if (ex instanceof ConfigException || ex instanceof CatalogException || ex instanceof IllegalArgumentException
+        || ex instanceof cp.agents.AgentDefinitionException || ex instanceof cp.tools.registry.ToolRegistryException
         || ex instanceof UsageException || ex instanceof cp.ledger.LedgerStoreUnavailableException) {
       return BAD_INPUT;
     }
@@ -114,6 +115,9 @@ public final class Cpctl implements Runnable {
     }
     if (ex instanceof CatalogException) {
       return "the plane's resource files are invalid:\n  " + msg.replace("\n", "\n  ");
+    }
+    if (ex instanceof cp.agents.AgentDefinitionException || ex instanceof cp.tools.registry.ToolRegistryException) {
+      return msg.replace("\n", "\n  ");
     }
     return msg.replace('\n', ' ');
   }

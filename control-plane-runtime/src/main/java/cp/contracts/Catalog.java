@@ -28,12 +28,15 @@ public final class Catalog {
   private final Map<String, Loaded<AgentConfig>> agents;
   private final Map<String, Loaded<AttentionTemplate>> templates;
   private final List<InstalledArtifact> artifacts;
+  private final CatalogRequirements requirements;
 
   Catalog(String source, SchemaValidator validator, Map<String, Loaded<PromptContract>> contracts,
       Map<String, Loaded<PromptPack>> packs, Map<String, Loaded<AgentConfig>> agents,
-      Map<String, Loaded<AttentionTemplate>> templates, List<Loaded<String>> schemaFiles) {
+      Map<String, Loaded<AttentionTemplate>> templates, List<Loaded<String>> schemaFiles,
+      CatalogRequirements requirements) {
     this.source = source;
     this.validator = validator;
+    this.requirements = requirements;
     this.contracts = sorted(contracts);
     this.packs = sorted(packs);
     this.agents = sorted(agents);
@@ -46,6 +49,63 @@ public final class Catalog {
     schemaFiles.stream().sorted(Comparator.comparing(Loaded::value))
         .forEach(l -> all.add(artifact(ArtifactKind.SCHEMA, l.value(), l)));
     this.artifacts = List.copyOf(all);
+  }
+
+  /** A catalog checked against no requirements (test fixtures that assemble one by hand). */
+  Catalog(String source, SchemaValidator validator, Map<String, Loaded<PromptContract>> contracts,
+      Map<String, Loaded<PromptPack>> packs, Map<String, Loaded<AgentConfig>> agents,
+      Map<String, Loaded<AttentionTemplate>> templates, List<Loaded<String>> schemaFiles) {
+    this(source, validator, contracts, packs, agents, templates, schemaFiles, CatalogRequirements.NONE);
+  }
+
+  /** The same files with more agents: {@link #withAgents}; the artifacts stay those of the files. */
+  private Catalog(Catalog base, Map<String, Loaded<AgentConfig>> agents, Map<String, Loaded<AttentionTemplate>> templates) {
+    this.source = base.source;
+    this.validator = base.validator;
+    this.requirements = base.requirements;
+    this.contracts = base.contracts;
+    this.packs = base.packs;
+    this.agents = sorted(agents);
+    this.templates = sorted(templates);
+    this.artifacts = base.artifacts;
+  }
+
+  /**
+   * This catalog with agent classes defined elsewhere ({@code CP_AGENTS_DIR}), each checked as an
+   * agent file is: its class must be new (a clash names both files), its attention template must
+   * exist here or come with it and apply to it, its tools must be known to the
+   * {@link #requirements()}, its globs and approval limits must hold.
+   *
+   * @throws CatalogException listing every problem, one per line, naming the added files
+   */
+  public Catalog withAgents(List<AddedAgent> added) {
+    return withAgents(added, requirements.tools());
+  }
+
+  /**
+   * Like {@link #withAgents(List)}, checking the added agents' tools against {@code tools} (the
+   * worker's whole registry, MCP tools included, where the files were checked before MCP servers
+   * were listed).
+   */
+  public Catalog withAgents(List<AddedAgent> added, ToolNamespace tools) {
+    Map<String, Loaded<AgentConfig>> allAgents = new java.util.LinkedHashMap<>(agents);
+    Map<String, Loaded<AttentionTemplate>> allTemplates = new java.util.LinkedHashMap<>(templates);
+    List<String> problems = new AgentAdditions(validator, requirements.withTools(tools))
+        .add(added, allAgents, allTemplates);
+    if (!problems.isEmpty()) {
+      throw new CatalogException(source, problems);
+    }
+    return new Catalog(this, allAgents, allTemplates);
+  }
+
+  /** What the catalog was checked against when it loaded (contracts, known tools). */
+  public CatalogRequirements requirements() {
+    return requirements;
+  }
+
+  /** The file an agent class came from ({@code agents/admin.json}, or an added definition's file). */
+  public Optional<String> agentFile(String agentClass) {
+    return Optional.ofNullable(agents.get(agentClass)).map(l -> l.file().name());
   }
 
   /**
@@ -69,7 +129,8 @@ public final class Catalog {
 
   /**
    * The catalog of the product's own classpath resources, loaded on first use and then shared
-   * (the classpath cannot change while the JVM runs).
+   * (the classpath cannot change while the JVM runs). It is checked like a worker's: every
+   * contract the workflows plan under and only built-in tools ({@link CatalogRequirements#SHIPPED}).
    */
   public static Catalog loadDefault() {
     Catalog c = defaultCatalog;
@@ -77,7 +138,7 @@ public final class Catalog {
       synchronized (Catalog.class) {
         c = defaultCatalog;
         if (c == null) {
-          c = load(ResourceSource.classpath());
+          c = load(ResourceSource.classpath(), CatalogRequirements.SHIPPED);
           defaultCatalog = c;
         }
       }

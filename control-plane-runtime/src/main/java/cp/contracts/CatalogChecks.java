@@ -89,9 +89,10 @@ final class CatalogChecks {
       if (earlier != null) {
         problems.add(file, "tools[" + i + "].tool_id", "duplicate tool '" + tool.toolId() + "' (also tools[" + earlier + "])");
       }
-      if (!requirements.toolIds().isEmpty() && !requirements.toolIds().contains(tool.toolId())) {
+      List<String> known = requirements.toolIds();
+      if (!known.isEmpty() && !requirements.tools().contains(tool.toolId())) {
         problems.add(file, "tools[" + i + "].tool_id", "unknown tool '" + tool.toolId() + "' (known: "
-            + String.join(", ", requirements.toolIds()) + ")");
+            + String.join(", ", known) + ")");
       }
       problems.addAll(file, "tools[" + i + "].parameters", validator.schemaProblems(tool.parameters()));
       long turnDeadline = a.budget().turnTimeoutSeconds();

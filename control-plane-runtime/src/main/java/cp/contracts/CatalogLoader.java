@@ -36,12 +36,14 @@ final class CatalogLoader {
   private final SchemaValidator validator = new SchemaValidator();
   private final Problems problems = new Problems();
   private final CatalogChecks checks;
+  private final CatalogRequirements requirements;
   /** Ids seen in parseable files, valid or not: a reference to a broken file is not reported twice. */
   private final Map<ArtifactKind, Set<String>> seenIds = new EnumMap<>(ArtifactKind.class);
 
   CatalogLoader(ResourceSource source, CatalogRequirements requirements) {
     this.source = source;
     this.checks = new CatalogChecks(validator, problems, requirements);
+    this.requirements = requirements;
   }
 
   Catalog load() {
@@ -68,7 +70,8 @@ final class CatalogLoader {
     if (!problems.isEmpty()) {
       throw new CatalogException(source.description(), problems.lines());
     }
-    return new Catalog(source.description(), validator, contracts, packs, agents, templates, schemas.files());
+    return new Catalog(source.description(), validator, contracts, packs, agents, templates, schemas.files(),
+        requirements);
   }
 
   private <T> Map<String, Loaded<T>> loadAll(ArtifactKind kind, BuiltinSchemas schemas, Class<T> type,

@@ -37,6 +37,14 @@ public interface ResourceSource {
     return new ClasspathSource(loader);
   }
 
+  /**
+   * {@code base} with {@code overlay}'s files added: an overlay file replaces the base file of the
+   * same name ({@code CP_RESOURCES_DIR} over the built-in resources).
+   */
+  static ResourceSource layered(ResourceSource base, ResourceSource overlay) {
+    return new LayeredSource(base, overlay);
+  }
+
   /** A plain directory, e.g. a test fixture or an operator's override directory. */
   static ResourceSource directory(Path root) {
     return new DirectorySource(root);

@@ -8,9 +8,8 @@ import java.util.List;
  * and write_file (issue 15), the one that changes files.
  */
 public final class BuiltinTools {
-  /** The ids of {@link #all}, in its order: the only tools an agent config may name. */
-  public static final List<String> IDS = List.of(ReadFileTool.ID, QueryLedgerTool.ID, ListPackagesTool.ID,
-      GateCheckTool.ID, WriteFileTool.ID);
+  /** The ids of {@link #all}, in its order (the catalog checks agent files against the tool registry, which holds them). */
+  public static final List<String> IDS = cp.contracts.BuiltinToolIds.ALL;
 
   /**
    * The tools that change something: an agent's approval policy for them defaults to

@@ -38,5 +38,12 @@ public final class ToolErrorCodes {
   /** Nobody decided the call within its approval timeout and the policy denies on timeout; the tool did not run. */
   public static final String APPROVAL_TIMED_OUT = "approval_timed_out";
 
+  /** A Java or MCP tool reported an error (the tool's own message, or an MCP result with isError). */
+  public static final String TOOL_ERROR = cp.model.FailureCode.TOOL_ERROR.wire();
+  /** A Java or MCP tool did not answer within its timeout; the call was abandoned. */
+  public static final String TOOL_TIMEOUT = "tool_timeout";
+  /** The MCP server of the tool cannot be reached or died; the model is told, the operator gets one log line. */
+  public static final String SERVER_UNAVAILABLE = "server_unavailable";
+
   private ToolErrorCodes() {}
 }

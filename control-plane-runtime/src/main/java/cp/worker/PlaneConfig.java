@@ -11,9 +11,11 @@ import cp.gateway.ProviderSelection;
 import cp.gateway.ProviderType;
 import cp.gateway.Secret;
 import cp.ledger.LedgerSettings;
-import cp.tools.BuiltinTools;
+import cp.agents.AgentDefinitions;
+import cp.agents.PlaneAgents;
+import cp.tools.mcp.McpSettings;
+import cp.tools.registry.JavaToolPath;
 import cp.worker.codec.PayloadKey;
-import cp.model.ContractIds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +51,7 @@ public record PlaneConfig(
 
   public static final String DEFAULT_HOME = "cp-home";
   public static final String DEFAULT_NAMESPACE = "default";
-  /** The variable that replaces the built-in resources with a directory. */
+  /** The variable naming a directory whose resource files add to (or replace, file by file) the built-in ones. */
   public static final String RESOURCES_DIR = "CP_RESOURCES_DIR";
   /** List prices (USD per million tokens) of the default models; override with CP_PRICE_*_PER_MTOK. */
   static final Pricing ANTHROPIC_DEFAULT_PRICING = new Pricing(3.0, 15.0);
@@ -60,8 +62,7 @@ public record PlaneConfig(
    * the built-in tools. The product's own catalog meets them (ShippedCatalogTest); a
    * CP_RESOURCES_DIR is checked against them at load.
    */
-  public static final CatalogRequirements CATALOG_REQUIREMENTS =
-      new CatalogRequirements(ContractIds.PLANNED, "the turn workflow", BuiltinTools.IDS);
+  public static final CatalogRequirements CATALOG_REQUIREMENTS = CatalogRequirements.SHIPPED;
 
   /** TLS for a real Temporal cluster: client certificate and key, and an optional CA. */
   public record TlsSettings(boolean enabled, Path cert, Path key, Path ca, String serverName) {
@@ -74,9 +75,51 @@ public record PlaneConfig(
     resourcesDir = resourcesDir == null ? Optional.empty() : resourcesDir;
   }
 
-  /** Where the catalog's files come from: CP_RESOURCES_DIR, or the product's own classpath. */
+  /**
+   * Where the catalog's files come from: the product's own classpath, with CP_RESOURCES_DIR's files
+   * added (a file there replaces the built-in file of the same name; the others stay).
+   */
   public ResourceSource catalogSource() {
-    return resourcesDir.map(ResourceSource::directory).orElseGet(ResourceSource::classpath);
+    return resourcesDir.map(d -> ResourceSource.layered(ResourceSource.classpath(), ResourceSource.directory(d)))
+        .orElseGet(ResourceSource::classpath);
+  }
+
+  /** CP_AGENTS_DIR: the directory of agent definitions, if set. */
+  public Optional<Path> agentsDir() {
+    return Optional.ofNullable(blankToNull(env.get(AgentDefinitions.VARIABLE)))
+        .map(p -> Path.of(p).toAbsolutePath().normalize());
+  }
+
+  /** CP_TOOLS_PATH: the jars and directories of Java tools, or null. */
+  public String toolsPath() {
+    return blankToNull(env.get(JavaToolPath.VARIABLE));
+  }
+
+  /** Whether this worker has more than the built-in agents and tools (CP_AGENTS_DIR or CP_TOOLS_PATH). */
+  public boolean extended() {
+    return agentsDir().isPresent() || toolsPath() != null;
+  }
+
+  /** What {@link PlaneAgents} assembles for this configuration; the MCP timeout stays under the tool activity's. */
+  public PlaneAgents.Settings agentSettings() {
+    return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env, mcpSettings(), List.of());
+  }
+
+  /**
+   * The MCP client's timeouts: CP_MCP_TIMEOUT_MS for one request, which must stay under the tool
+   * activity's CP_TOOL_TIMEOUT_MS (so the call, not the activity, times out); unset, 30 s or half
+   * the activity's timeout, whichever is shorter.
+   */
+  public McpSettings mcpSettings() {
+    McpSettings defaults = McpSettings.forToolActivity(worker.toolStartToClose());
+    String raw = blankToNull(env.get(McpSettings.TIMEOUT_VARIABLE));
+    if (raw == null) {
+      return defaults;
+    }
+    long activity = worker.toolStartToClose().toMillis();
+    long ms = EnvNumbers.positive(McpSettings.TIMEOUT_VARIABLE, raw, activity - 1, "a number of milliseconds"
+        + " from 1 to " + (activity - 1) + " (below CP_TOOL_TIMEOUT_MS " + activity + ")");
+    return new McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
   }
 
   /**
@@ -277,8 +320,12 @@ public record PlaneConfig(
   public List<String[]> describe() {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"CP_HOME", home.toString()});
-    rows.add(new String[] {"resources", resourcesDir.map(p -> "directory " + p + " (" + RESOURCES_DIR + ")")
+    rows.add(new String[] {"resources", resourcesDir.map(p -> "built in + directory " + p + " (" + RESOURCES_DIR + ")")
         .orElse("built in (classpath)")});
+    rows.add(new String[] {"agent definitions", agentsDir().map(p -> p + " (" + AgentDefinitions.VARIABLE + ")")
+        .orElse("none (set " + AgentDefinitions.VARIABLE + ")")});
+    rows.add(new String[] {"Java tools", toolsPath() == null ? "none (set " + JavaToolPath.VARIABLE + ")"
+        : toolsPath() + " (" + JavaToolPath.VARIABLE + ")"});
     rows.add(new String[] {"provider", provider.type().id() + " (" + provider.reason() + ")"});
     provider.settings().ifPresent(s -> {
       rows.add(new String[] {"provider base URL", s.baseUrl().toString()});

@@ -6,6 +6,7 @@ import cp.activities.Ho1ActivitiesImpl;
 import cp.activities.Ho2ActivitiesImpl;
 import cp.activities.RetryBackoff;
 import cp.activities.SessionActivitiesImpl;
+import cp.agents.PlaneAgents;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
 import cp.gateway.CircuitBreaker;
@@ -42,9 +43,12 @@ public final class PlaneRuntime implements AutoCloseable {
   private final ToolExecutor tools;
   private final Clock clock;
   private final Object[] activities;
+  /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
+  private final PlaneAgents agents;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock) {
+      ToolExecutor tools, Clock clock, PlaneAgents agents) {
+    this.agents = agents;
     this.config = config;
     this.catalog = catalog;
     this.ledgers = ledgers;
@@ -89,12 +93,22 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /**
    * Builds the runtime with an explicit provider (tests: a fake or a MockWebServer-backed one).
-   * The catalog comes from {@link PlaneConfig#loadCatalog()} (CP_RESOURCES_DIR or the built-in one).
+   * The catalog comes from {@link PlaneConfig#loadCatalog()} (the built-in one, plus CP_RESOURCES_DIR), or, with
+   * CP_AGENTS_DIR or CP_TOOLS_PATH, from {@link PlaneAgents}: the tool registry checked, the defined agents added.
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
-    Catalog catalog = config.loadCatalog();
-    Ledgers ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
+    Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
+    Ledgers ledgers;
+    try {
+      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+    } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     OutputValidator validator = (schema, text) -> {
       try {
         return catalog.schemaValidator().validate(schema, PromptRenderer.parseModelJson(text));
@@ -107,7 +121,7 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
   }
 
   /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
@@ -145,5 +159,8 @@ public final class PlaneRuntime implements AutoCloseable {
   @Override
   public void close() {
     ledgers.close();
+    if (agents != null) {
+      agents.close();
+    }
   }
 }

@@ -49,7 +49,8 @@ class GateCheckCommandTest {
   // pass G-CATALOG either: the gate checks what start-up checks.
   @Test
   void catalogGapTheWorkerRefuses_failsGCatalog_namingTheMissingContract(@TempDir Path resources) throws Exception {
-    CatalogFixture.copyOfShipped(resources).delete("contracts/PRC-SYNTHESIZE-001.json");
+    CatalogFixture.copyOfShipped(resources).edit("contracts/PRC-SYNTHESIZE-001.json",
+        c -> c.put("contract_id", "PRC-SYNTHESIZE-002"));
     Map<String, String> env = CliHarness.env(home);
     env.put("CP_RESOURCES_DIR", resources.toString());
     CliHarness.Run r = CliHarness.run(env, "gate-check", "--gate", "G-CATALOG");

@@ -66,15 +66,17 @@ class ResourcesDirTest {
   }
 
   // Issue 11 item 8: a directory without a contract the workflows plan under was accepted, and every turn
-  // then degraded. Refused at start-up, naming what is missing and where it belongs.
+  // then degraded. Refused at start-up, naming what is missing and where it belongs. Since issue 22 the
+  // directory adds to the built-in files, so a contract goes missing only when a file replaces it with another id.
   @Test
   void aDirectoryWithoutPrcSynthesize_stopsWorkerAndChatAtStartUp_namingTheContract() throws Exception {
-    CatalogFixture.copyOfShipped(resources).delete("contracts/PRC-SYNTHESIZE-001.json");
+    CatalogFixture.copyOfShipped(resources).edit("contracts/PRC-SYNTHESIZE-001.json",
+        c -> c.put("contract_id", "PRC-SYNTHESIZE-002"));
     Map<String, String> env = env();
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
     String expected = "contracts/: contract_id: no contract PRC-SYNTHESIZE-001, which the turn workflow plans work "
         + "orders under (required: PRC-CLASSIFY-001, PRC-SYNTHESIZE-001, PRC-DEGRADED-001; found: PRC-CLASSIFY-001, "
-        + "PRC-DEGRADED-001, PRC-EXECUTE-001)";
+        + "PRC-DEGRADED-001, PRC-EXECUTE-001, PRC-SYNTHESIZE-002)";
 
     var worker = run(env, "worker");
     assertEquals(Cpctl.BAD_INPUT, worker.code(), worker::describe);
@@ -136,6 +138,32 @@ class ResourcesDirTest {
     assertTrue(r.err().contains("CP_RESOURCES_DIR=") && r.err().contains("is not a readable directory"), r::describe);
   }
 
+  // Issue 22: CP_RESOURCES_DIR replaced the built-in catalog, so a directory with one agent file lost ADMIN and
+  // RESIDENT. It adds to the built-in files now: the other classes stay, a file of the same name replaces one.
+  @Test
+  void aDirectoryWithOneFile_addsToTheBuiltInCatalog_insteadOfReplacingIt(@TempDir Path shipped) throws Exception {
+    CatalogFixture.copyOfShipped(shipped).edit("agents/resident.json", a -> {
+      a.put("agent_class", "HELPER").put("agent_id", "helper-001");
+      ((ObjectNode) a.get("attention")).put("template_id", "ATT-HELPER-001");
+    }).edit("attention/ATT-RESIDENT-001.json", t -> {
+      t.put("template_id", "ATT-HELPER-001");
+      ((ObjectNode) t.get("applies_to")).putArray("agent_class").add("HELPER");
+    });
+    Files.createDirectories(resources.resolve("agents"));
+    Files.createDirectories(resources.resolve("attention"));
+    Files.copy(shipped.resolve("agents/resident.json"), resources.resolve("agents/helper.json"));
+    Files.copy(shipped.resolve("attention/ATT-RESIDENT-001.json"), resources.resolve("attention/ATT-HELPER-001.json"));
+
+    var r = run(env(), "gate-check", "--gate", "G-CATALOG");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("PASS G-CATALOG"), r::describe);
+    var agents = run(env(), "agents");
+    assertTrue(agents.out().contains("ADMIN  (built in: agents/admin.json)")
+        && agents.out().contains("RESIDENT  (built in: agents/resident.json)")
+        && agents.out().contains("HELPER  (built in: agents/helper.json)"), agents::describe);
+  }
+
   @Test
   void aValidDirectory_isWhatThePlaneEnforces() {
     CatalogFixture.copyOfShipped(resources).edit("agents/admin.json", a ->
@@ -150,7 +178,7 @@ class ResourcesDirTest {
         r::describe);
     assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
     var config = run(env(), "config");
-    assertTrue(config.out().contains("directory " + resources.toAbsolutePath() + " (CP_RESOURCES_DIR)"),
+    assertTrue(config.out().contains("built in + directory " + resources.toAbsolutePath() + " (CP_RESOURCES_DIR)"),
         config::describe);
   }
 }

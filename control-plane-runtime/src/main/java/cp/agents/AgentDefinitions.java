@@ -1,0 +1,139 @@
+package cp.agents;
+
+import cp.contracts.Catalog;
+import cp.contracts.SchemaValidator;
+import cp.contracts.ToolNamespace;
+import cp.tools.mcp.McpServerSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Reads and checks every agent definition of a directory ({@code CP_AGENTS_DIR}), with no worker
+ * and no provider: each file alone ({@link DefinitionReader}, {@link DefinitionChecks}), then across
+ * files and against the catalog: a class defined twice or clashing with a built-in, an MCP server
+ * name two files define differently. Every problem of every file is collected.
+ */
+public final class AgentDefinitions {
+  /** The variable naming the directory of agent definitions. */
+  public static final String VARIABLE = "CP_AGENTS_DIR";
+
+  private AgentDefinitions() {}
+
+  /**
+   * What a directory's definitions came to.
+   *
+   * @param definitions the definitions without errors, in file order
+   * @param problems every error and warning, in file order
+   */
+  public record Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems) {
+    public Result {
+      definitions = List.copyOf(definitions);
+      problems = List.copyOf(problems);
+    }
+
+    public List<DefinitionProblem> errors() {
+      return problems.stream().filter(p -> !p.warning()).toList();
+    }
+
+    public List<DefinitionProblem> warnings() {
+      return problems.stream().filter(DefinitionProblem::warning).toList();
+    }
+
+    public boolean ok() {
+      return errors().isEmpty();
+    }
+
+    /** Every MCP server of the definitions, once per name. */
+    public List<McpServerSpec> servers() {
+      Map<String, McpServerSpec> byName = new LinkedHashMap<>();
+      definitions.forEach(d -> d.servers().forEach(s -> byName.putIfAbsent(s.name(), s)));
+      return List.copyOf(byName.values());
+    }
+  }
+
+  /**
+   * Checks the definitions in {@code dir}.
+   *
+   * @param catalog the built-in (and CP_RESOURCES_DIR) agents a definition may not redefine
+   * @param tools the built-in and Java tools a grant may name
+   * @param env the environment of {@code ${NAME}}, {@code api_key_env} and PATH
+   */
+  public static Result check(Path dir, Catalog catalog, ToolNamespace tools, Map<String, String> env) {
+    List<DefinitionProblem> problems = new ArrayList<>();
+    List<CheckedDefinition> ok = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      problems.add(new DefinitionProblem(dir.toString(), "", "is not a directory (" + VARIABLE + " names a directory"
+          + " of *.yaml, *.yml or *.json agent definitions)", false));
+      return new Result(ok, problems);
+    }
+    SchemaValidator validator = catalog.schemaValidator();
+    DefinitionReader reader = new DefinitionReader(validator);
+    DefinitionChecks checks = new DefinitionChecks(validator, env, tools);
+    Map<String, String> fileOfClass = new LinkedHashMap<>();
+    Map<String, Map.Entry<String, McpServerSpec>> servers = new LinkedHashMap<>();
+    for (Path file : files(dir, problems)) {
+      String name = file.getFileName().toString();
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(file);
+      } catch (IOException e) {
+        problems.add(new DefinitionProblem(name, "", "cannot be read: " + e.getMessage(), false));
+        continue;
+      }
+      Optional<AgentDefinition> read = reader.read(name, bytes, problems);
+      if (read.isEmpty()) {
+        continue;
+      }
+      String agentClass = read.get().agentClass();
+      Optional<String> builtin = catalog.agentFile(agentClass);
+      String other = fileOfClass.putIfAbsent(agentClass, name);
+      if (builtin.isPresent()) {
+        problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is already defined in " + builtin.get()
+            + " (built in); choose another class name", false));
+      } else if (other != null) {
+        problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is also defined in " + other
+            + "; an agent class is defined once", false));
+      }
+      Optional<CheckedDefinition> checked = checks.check(name, dir, read.get(), problems);
+      if (checked.isEmpty() || builtin.isPresent() || other != null) {
+        continue;
+      }
+      if (sameServersAgree(name, checked.get(), servers, problems)) {
+        ok.add(checked.get());
+      }
+    }
+    return new Result(ok, problems);
+  }
+
+  /** One server name means one server: two files may share it only with the same command or URL. */
+  private static boolean sameServersAgree(String file, CheckedDefinition d,
+      Map<String, Map.Entry<String, McpServerSpec>> servers, List<DefinitionProblem> problems) {
+    boolean agree = true;
+    for (McpServerSpec s : d.servers()) {
+      Map.Entry<String, McpServerSpec> earlier = servers.putIfAbsent(s.name(), Map.entry(file, s));
+      if (earlier != null && !earlier.getValue().equals(s)) {
+        problems.add(new DefinitionProblem(file, "mcp_servers." + s.name(), "server " + s.name() + " is also defined"
+            + " in " + earlier.getKey() + " differently; a server name means one server for the whole worker", false));
+        agree = false;
+      }
+    }
+    return agree;
+  }
+
+  private static List<Path> files(Path dir, List<DefinitionProblem> problems) {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> Files.isRegularFile(p) && DefinitionReader.isDefinition(p.getFileName().toString()))
+          .sorted().toList();
+    } catch (IOException e) {
+      problems.add(new DefinitionProblem(dir.toString(), "", "cannot be listed: " + e.getMessage(), false));
+      return List.of();
+    }
+  }
+}

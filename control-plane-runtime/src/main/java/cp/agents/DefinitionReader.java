@@ -1,0 +1,175 @@
+package cp.agents;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import cp.contracts.SchemaValidator;
+import cp.model.RootCause;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Reads one definition file (YAML or JSON) into an {@link AgentDefinition}, checking it against
+ * {@code agent_definition.schema.json}: every violation becomes a {@link DefinitionProblem}, an
+ * unknown key says which keys are known where it stands. Thread-safe.
+ */
+final class DefinitionReader {
+  static final String SCHEMA_RESOURCE = "/cp/agents/agent_definition.schema.json";
+  static final String APPROVAL_TIMEOUT = "approval_timeout_seconds";
+
+  /** A key written twice is almost always a mistake that would silently win. */
+  private static final ObjectMapper YAML = YAMLMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+  private static final ObjectMapper BIND = JsonMapper.builder()
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+  private final SchemaValidator validator;
+  private final JsonNode schema;
+
+  DefinitionReader(SchemaValidator validator) {
+    this.validator = validator;
+    this.schema = loadSchema();
+  }
+
+  /** Whether a file name is a definition: {@code *.yaml}, {@code *.yml} or {@code *.json}. */
+  static boolean isDefinition(String fileName) {
+    String n = fileName.toLowerCase(Locale.ROOT);
+    return !n.startsWith(".") && (n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json"));
+  }
+
+  /** The definition in {@code bytes}, or empty with the reasons added to {@code problems}. */
+  Optional<AgentDefinition> read(String file, byte[] bytes, List<DefinitionProblem> problems) {
+    JsonNode tree;
+    try {
+      tree = (file.toLowerCase(Locale.ROOT).endsWith(".json") ? JSON : YAML).readTree(bytes);
+    } catch (JsonProcessingException e) {
+      var at = e.getLocation();
+      problems.add(new DefinitionProblem(file, "", "not valid " + (file.endsWith(".json") ? "JSON" : "YAML") + ": "
+          + oneLine(e.getOriginalMessage()) + (at == null ? "" : " (line " + at.getLineNr() + ", column "
+          + at.getColumnNr() + ")"), false));
+      return Optional.empty();
+    } catch (IOException e) {
+      problems.add(new DefinitionProblem(file, "", "cannot be read: " + e.getMessage(), false));
+      return Optional.empty();
+    }
+    if (tree == null || tree.isMissingNode() || tree.isNull()) {
+      problems.add(new DefinitionProblem(file, "", "is empty: expected the keys of an agent definition", false));
+      return Optional.empty();
+    }
+    if (!tree.isObject()) {
+      problems.add(new DefinitionProblem(file, "", "must be a mapping of keys (agent_class, instructions, ...), not "
+          + tree.getNodeType().name().toLowerCase(Locale.ROOT), false));
+      return Optional.empty();
+    }
+    ObjectNode root = (ObjectNode) tree;
+    if (!moveApprovalTimeout(file, root, problems)) {
+      return Optional.empty();
+    }
+    int before = problems.size();
+    for (SchemaValidator.Violation v : validator.violations(schema, root)) {
+      problems.add(problem(file, v));
+    }
+    if (problems.size() > before) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(BIND.treeToValue(root, AgentDefinition.class));
+    } catch (IOException | RuntimeException e) {
+      problems.add(new DefinitionProblem(file, "", "cannot be read as an agent definition: "
+          + RootCause.innermostMessage(e), false));
+      return Optional.empty();
+    }
+  }
+
+  /** A parser's message on one line: SnakeYAML's quote the text and point at it on lines of their own. */
+  static String oneLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    String joined = message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+        .reduce((a, b) -> a + "; " + b).orElse("");
+    return joined.isEmpty() ? message.strip().replace('\n', ' ') : joined;
+  }
+
+  /** {@code approval.approval_timeout_seconds} is accepted as the top-level key; both at once is an error. */
+  private static boolean moveApprovalTimeout(String file, ObjectNode root, List<DefinitionProblem> problems) {
+    JsonNode approval = root.get("approval");
+    if (approval == null || !approval.isObject() || !approval.has(APPROVAL_TIMEOUT)) {
+      return true;
+    }
+    if (root.has(APPROVAL_TIMEOUT)) {
+      problems.add(new DefinitionProblem(file, "approval." + APPROVAL_TIMEOUT, "given twice (also at the top"
+          + " level); keep one", false));
+      return false;
+    }
+    root.set(APPROVAL_TIMEOUT, ((ObjectNode) approval).remove(APPROVAL_TIMEOUT));
+    return true;
+  }
+
+  private DefinitionProblem problem(String file, SchemaValidator.Violation v) {
+    String key = "$".equals(v.path()) ? "" : v.path();
+    if ("additionalProperties".equals(v.keyword())) {
+      List<String> known = knownKeys(parentOf(key));
+      return new DefinitionProblem(file, key, "unknown key" + (known.isEmpty() ? "" : " (known here: "
+          + String.join(", ", known) + ")"), false);
+    }
+    if ("required".equals(v.keyword())) {
+      return new DefinitionProblem(file, key, "is required", false);
+    }
+    return new DefinitionProblem(file, key, v.message(), false);
+  }
+
+  private static String parentOf(String key) {
+    int dot = key.lastIndexOf('.');
+    return dot < 0 ? "" : key.substring(0, dot);
+  }
+
+  /** The keys the schema allows at a dotted path ({@code model}, {@code mcp_servers.x}). */
+  private List<String> knownKeys(String path) {
+    JsonNode at = schema;
+    if (!path.isEmpty()) {
+      for (String segment : path.replaceAll("\\[\\d+]", ".[]").split("\\.")) {
+        at = resolve(at);
+        if (segment.equals("[]")) {
+          at = at.path("items");
+        } else if (at.path("properties").has(segment)) {
+          at = at.path("properties").path(segment);
+        } else {
+          at = at.path("additionalProperties");
+        }
+      }
+    }
+    List<String> names = new ArrayList<>();
+    resolve(at).path("properties").fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private JsonNode resolve(JsonNode node) {
+    JsonNode ref = node.get("$ref");
+    return ref == null ? node : schema.at(ref.asText().substring(1));
+  }
+
+  private static JsonNode loadSchema() {
+    try (InputStream in = DefinitionReader.class.getResourceAsStream(SCHEMA_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(SCHEMA_RESOURCE + " is missing from the classpath");
+      }
+      return JSON.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + SCHEMA_RESOURCE, e);
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package cp.tools.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import cp.model.Json;
+import cp.model.RootCause;
+import cp.tools.ToolErrorCodes;
+import cp.tools.ToolResult;
+import cp.tools.registry.ToolOutput;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * One MCP server, as the worker keeps it: started (or connected) once, its tools listed, kept for
+ * many calls, started again on the next call after it died.
+ *
+ * <p>The tool list is re-read when the server says it changed ({@code notifications/tools/list_changed})
+ * and carries a hash. A call ends as the tool's result, a {@code tool_error} (the server's
+ * {@code isError}, or a JSON-RPC error such as an unknown tool), a {@code tool_timeout} (no answer
+ * within the request timeout), or {@code server_unavailable} (the server cannot be started or
+ * reached, or died during the call), which the operator also gets as one log line. Secrets in the
+ * server's env and headers appear in no message: only {@link McpServerSpec#describe()} is logged.
+ * Thread-safe.
+ */
+public final class McpConnection implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+
+  private final McpServerSpec spec;
+  private final Map<String, String> workerEnv;
+  private final McpSettings settings;
+  private final McpJsonMapper mapper = McpJsonDefaults.getMapper();
+  private final Object lock = new Object();
+  private final AtomicInteger starts = new AtomicInteger();
+  /** Guarded by {@link #lock}. */
+  private McpAsyncClient client;
+  private volatile boolean alive;
+  private volatile boolean closed;
+  private volatile McpToolList tools = McpToolList.EMPTY;
+  private final java.util.function.Consumer<McpToolList> onToolsChanged;
+
+  /**
+   * @param workerEnv the worker's environment, of which a stdio server gets only {@link MinimalEnvironment#PASSED}
+   */
+  public McpConnection(McpServerSpec spec, Map<String, String> workerEnv, McpSettings settings) {
+    this(spec, workerEnv, settings, list -> { });
+  }
+
+  /**
+   * @param onToolsChanged told each time the server's change notification brings a new listing
+   *     (whoever records the list a session saw, with its hash)
+   */
+  public McpConnection(McpServerSpec spec, Map<String, String> workerEnv, McpSettings settings,
+      java.util.function.Consumer<McpToolList> onToolsChanged) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.workerEnv = Map.copyOf(workerEnv);
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.onToolsChanged = Objects.requireNonNull(onToolsChanged, "onToolsChanged");
+  }
+
+  public McpServerSpec spec() {
+    return spec;
+  }
+
+  /** The tools as last listed (empty before the first start). */
+  public McpToolList tools() {
+    return tools;
+  }
+
+  /** Whether the server is started and has not died since. */
+  public boolean alive() {
+    return alive;
+  }
+
+  /** How often the server was started (or connected to): 1 after the first start, more after restarts. */
+  public int starts() {
+    return starts.get();
+  }
+
+  /**
+   * Starts the server (or connects to it) and lists its tools, unless it is already alive.
+   *
+   * @throws McpUnavailableException when it cannot be started, reached or listed
+   */
+  public McpToolList start() {
+    synchronized (lock) {
+      if (closed) {
+        throw new McpUnavailableException(spec.name(), "the connection is closed");
+      }
+      if (alive && client != null) {
+        return tools;
+      }
+      closeClient();
+      McpAsyncClient c = null;
+      try {
+        McpClientTransport transport = transport();
+        // The handshake and the listing are part of starting and get the start timeout; each tool
+        // call is bounded by the (usually shorter) request timeout where it is made.
+        c = McpClient.async(transport).requestTimeout(settings.startTimeout())
+            .initializationTimeout(settings.startTimeout())
+            .clientInfo(new McpSchema.Implementation("control-plane", "1"))
+            .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
+            .build();
+        c.initialize().block();
+        int generation = starts.incrementAndGet();
+        client = c;
+        alive = true;
+        if (transport instanceof IsolatedStdioTransport stdio) {
+          watchExit(stdio, generation);
+        }
+        tools = list(c);
+        LOG.info("mcp server {} started ({}): {} tools, hash {}", spec.name(), spec.describe(), tools.tools().size(),
+            tools.hash());
+        return tools;
+      } catch (RuntimeException e) {
+        alive = false;
+        if (c != null) {
+          closeQuietly(c);
+        }
+        client = null;
+        throw new McpUnavailableException(spec.name(), reason(e));
+      }
+    }
+  }
+
+  /**
+   * Calls {@code tool} (the server's own name) with {@code args}. Never throws: every outcome is a result.
+   */
+  public ToolResult call(String tool, JsonNode args) {
+    McpAsyncClient c;
+    try {
+      start();
+      synchronized (lock) {
+        c = client;
+      }
+    } catch (McpUnavailableException e) {
+      LOG.warn("mcp server {} ({}) is unavailable: {}", spec.name(), spec.describe(), e.reason());
+      return unavailable(e.reason(), false);
+    }
+    try {
+      McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
+          .timeout(settings.requestTimeout()).block();
+      return McpContent.toResult(r);
+    } catch (McpError e) {
+      return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
+          + ToolOutput.message(e.getMessage()));
+    } catch (RuntimeException e) {
+      if (RootCause.first(e, TimeoutException.class).isPresent()) {
+        return ToolResult.error(ToolErrorCodes.TOOL_TIMEOUT, tool + " on MCP server '" + spec.name()
+            + "' did not answer within " + settings.requestTimeout().toMillis() + " ms; the call was abandoned");
+      }
+      markDead(c);
+      LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
+      return unavailable(reason(e), true);
+    }
+  }
+
+  private ToolResult unavailable(String reason, boolean duringCall) {
+    return ToolResult.error(ToolErrorCodes.SERVER_UNAVAILABLE, "MCP server '" + spec.name() + "' is unavailable ("
+        + reason + ")" + (duringCall ? "; whether the tool ran is unknown" : "; the tool did not run")
+        + ". The worker starts it again on the next call");
+  }
+
+  private McpClientTransport transport() {
+    if (spec instanceof McpServerSpec.Stdio s) {
+      ServerParameters params = ServerParameters.builder(s.command()).args(s.args())
+          .env(MinimalEnvironment.of(workerEnv, s.env())).build();
+      IsolatedStdioTransport t = new IsolatedStdioTransport(params, mapper, s.cwd());
+      t.setStdErrorHandler(line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
+      return t;
+    }
+    McpServerSpec.Http h = (McpServerSpec.Http) spec;
+    String base = h.url().getScheme() + "://" + h.url().getRawAuthority();
+    String endpoint = h.url().getRawPath() == null || h.url().getRawPath().isEmpty() ? "/" : h.url().getRawPath()
+        + (h.url().getRawQuery() == null ? "" : "?" + h.url().getRawQuery());
+    return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(mapper)
+        .connectTimeout(settings.startTimeout())
+        .httpRequestCustomizer((b, method, uri, body, context) -> h.headers().forEach(b::header))
+        .build();
+  }
+
+  /**
+   * A stdio server that exits is marked dead at once (one log line), so the next call starts it
+   * again; {@code generation} keeps an old process's exit from marking its successor dead.
+   */
+  private void watchExit(IsolatedStdioTransport t, int generation) {
+    Thread watcher = new Thread(() -> {
+      try {
+        t.awaitForExit();
+      } catch (RuntimeException ignored) {
+        // interrupted or never started: nothing to report
+      }
+      if (!closed && alive && starts.get() == generation) {
+        alive = false;
+        LOG.warn("mcp server {} ({}) exited; it is started again on the next call", spec.name(), spec.describe());
+      }
+    }, "cp-mcp-exit-" + spec.name());
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  private McpToolList list(McpAsyncClient c) {
+    List<McpSchema.Tool> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      McpSchema.ListToolsResult page = c.listTools(cursor).block();
+      all.addAll(page.tools());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return convert(all);
+  }
+
+  private void toolsChanged(List<McpSchema.Tool> listed) {
+    McpToolList now = convert(listed);
+    if (!now.hash().equals(tools.hash())) {
+      LOG.info("mcp server {} changed its tools: {} tools, hash {} (was {})", spec.name(), now.tools().size(),
+          now.hash(), tools.hash());
+    }
+    tools = now;
+    onToolsChanged.accept(now);
+  }
+
+  private static McpToolList convert(List<McpSchema.Tool> listed) {
+    List<McpToolInfo> out = new ArrayList<>();
+    for (McpSchema.Tool t : listed) {
+      JsonNode schema = t.inputSchema() == null ? Json.object().put("type", "object") : Json.tree(t.inputSchema());
+      out.add(new McpToolInfo(t.name(), t.description(), schema));
+    }
+    return McpToolList.of(out);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> arguments(JsonNode args) {
+    if (args == null || args.isNull() || args.isMissingNode()) {
+      return Map.of();
+    }
+    return Json.convert(args, Map.class);
+  }
+
+  private void markDead(McpAsyncClient failed) {
+    synchronized (lock) {
+      if (client == failed) {
+        alive = false;
+        closeClient();
+      }
+    }
+  }
+
+  private void closeClient() {
+    if (client != null) {
+      closeQuietly(client);
+      client = null;
+    }
+  }
+
+  private static void closeQuietly(McpAsyncClient c) {
+    try {
+      c.close();
+    } catch (RuntimeException ignored) {
+      // a dead server's transport may fail to close; its process is gone either way
+    }
+  }
+
+  /** The innermost message, one line, bounded: no stack, no environment. */
+  private static String reason(Throwable t) {
+    return ToolOutput.message(RootCause.innermostMessage(t));
+  }
+
+  @Override
+  public void close() {
+    synchronized (lock) {
+      closed = true;
+      alive = false;
+      closeClient();
+    }
+  }
+}

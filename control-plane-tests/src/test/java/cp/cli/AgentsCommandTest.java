@@ -1,0 +1,168 @@
+package cp.cli;
+
+import static cp.cli.CliHarness.assertNoStackTrace;
+import static cp.cli.CliHarness.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.tools.mcp.ReferenceServers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cpctl agents} and {@code cpctl agents check [DIR]}: definitions checked with no worker and
+ * no provider, one line per problem, exit 2 on any error; the listing of every class.
+ */
+class AgentsCommandTest {
+  @TempDir Path home;
+  @TempDir Path dir;
+
+  private static final String OK = "agent_class: %s\ninstructions: x\n";
+
+  /** Sixteen definitions, each wrong in one way (file name → content). */
+  static Map<String, String> malformed() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("01-unknown-key.yaml", OK.formatted("A01") + "instructons: typo\n");
+    m.put("02-bad-class.yaml", "agent_class: weather\ninstructions: x\n");
+    m.put("03-builtin-clash.yaml", OK.formatted("ADMIN"));
+    m.put("04-twice.yaml", OK.formatted("A00"));
+    m.put("05-unknown-tool.yaml", OK.formatted("A05") + "tools: [shell]\n");
+    m.put("06-bad-pattern.yaml", OK.formatted("A06") + "tools: ['srv/a/b']\n");
+    m.put("07-missing-file.yaml", "agent_class: A07\ninstructions_file: none.md\n");
+    m.put("08-both.yaml", OK.formatted("A08") + "instructions_file: none.md\n");
+    m.put("09-command.yaml", OK.formatted("A09") + "mcp_servers: {s: {command: no-such-mcp-binary}}\ntools: ['s/*']\n");
+    m.put("10-url.yaml", OK.formatted("A10") + "mcp_servers: {s: {url: 'ftp://x/mcp'}}\ntools: ['s/*']\n");
+    m.put("11-output-schema.yaml", OK.formatted("A11") + "output_schema: {type: object, required: 3}\n");
+    m.put("12-provider.yaml", OK.formatted("A12") + "model: {provider: gemini}\n");
+    m.put("13-budget.yaml", OK.formatted("A13") + "budget: {turn_limit: -1}\n");
+    m.put("14-approval.yaml", OK.formatted("A14") + "tools: [read_file]\napproval: {read_file: maybe}\n");
+    m.put("15-unset.yaml", OK.formatted("A15") + "mcp_servers: {s: {url: 'http://127.0.0.1:1/mcp',"
+        + " headers: {X-Key: '${CP_TEST_NOT_SET}'}}}\ntools: ['s/*']\n");
+    m.put("16-not-yaml.yaml", "agent_class: [A16\n");
+    return m;
+  }
+
+  @Test
+  void checkOnSixteenMalformedDefinitions_printsOneLineEach_andExitsTwo() throws IOException {
+    write("00-valid.yaml", OK.formatted("A00"));
+    malformed().forEach((file, text) -> write(file, text));
+    write("17-secret.yaml", OK.formatted("A17") + "mcp_servers: {s: {url: 'http://127.0.0.1:1/mcp',"
+        + " headers: {Authorization: 'Bearer abc123'}}}\ntools: ['s/*']\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    List<String> lines = r.out().lines().toList();
+    assertEquals(17, lines.size(), r::describe);
+    List<String> files = malformed().keySet().stream().toList();
+    for (int i = 0; i < files.size(); i++) {
+      assertTrue(lines.get(i).startsWith(files.get(i) + ": "), "line " + i + " names its file: " + lines.get(i));
+      assertTrue(lines.get(i).split(": ").length >= 2 && !lines.get(i).contains("Exception"), lines.get(i));
+    }
+    assertEquals("17-secret.yaml: mcp_servers.s.headers.Authorization: warning: a secret is written in the file;"
+        + " write ${NAME} and set NAME in the worker's environment, so the file can be shared and committed",
+        lines.get(16));
+    assertEquals("04-twice.yaml: agent_class: A00 is also defined in 00-valid.yaml; an agent class is defined once",
+        lines.get(3));
+    assertTrue(lines.get(2).equals("03-builtin-clash.yaml: agent_class: ADMIN is already defined in agents/admin.json"
+        + " (built in); choose another class name"), r::describe);
+    assertTrue(r.err().contains("2 agent definition(s) valid, 16 error(s), 1 warning(s)"), r::describe);
+    assertTrue(!r.out().contains("abc123"), "the secret itself is never printed");
+    assertNoStackTrace(r);
+  }
+
+  @Test
+  void checkOnCleanDefinitions_exitsZero_andTakesTheDirectoryFromCpAgentsDir() throws IOException {
+    write("weather.yaml", OK.formatted("WEATHER") + "tools: [read_file]\n");
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", dir.toString());
+
+    var r = run(env, "agents", "check");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals("", r.out(), r::describe);
+    assertTrue(r.err().contains(dir + ": 1 agent definition(s) valid, 0 error(s), 0 warning(s)"), r::describe);
+  }
+
+  @Test
+  void checkWithoutADirectory_isAOneLineUsageError() {
+    var r = run(CliHarness.env(home), "agents", "check");
+    CliHarness.assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("give DIR or set CP_AGENTS_DIR"), r::describe);
+  }
+
+  @Test
+  void agents_listsTheBuiltInsWithModelToolsApprovalAndBudgets() {
+    var r = run(CliHarness.env(home), "agents");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("ADMIN  (built in: agents/admin.json)"), r::describe);
+    assertTrue(r.out().contains("write_file [builtin, approval required within 240 s]"), r::describe);
+    assertTrue(r.out().contains("RESIDENT  (built in: agents/resident.json)"), r::describe);
+    assertTrue(r.out().contains("  budget:   session 60000 tokens, work order 16000 tokens, 20 turns"), r::describe);
+    assertTrue(r.out().contains("  model:    the worker's (offline)"), r::describe);
+  }
+
+  @Test
+  void agents_listsADefinedClassWithItsMcpToolsAsTheServerListsThem() throws IOException {
+    write("weather.yaml", """
+        agent_class: WEATHER
+        instructions: You tell the weather.
+        model: {provider: openai, name: llama3, base_url: 'http://127.0.0.1:11434/v1', api_key_env: LOCAL_KEY}
+        tools: [read_file, 'everything/*']
+        mcp_servers:
+          everything:
+            command: '%s'
+            args: ['%s', stdio]
+            env: {SERVER_TOKEN: '${LOCAL_KEY}'}
+        approval: {everything/get-env: required}
+        budget: {session_tokens: 5000, work_order_tokens: 1000, turn_limit: 3, session_usd: 1.5}
+        """.formatted(ReferenceServers.node(), ReferenceServers.everythingScript()));
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", dir.toString());
+    env.put("LOCAL_KEY", "very-secret-value");
+
+    var r = run(env, "agents");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("WEATHER  (defined in weather.yaml)"), r::describe);
+    assertTrue(r.out().contains("  model:    openai llama3 at http://127.0.0.1:11434/v1, key from $LOCAL_KEY"),
+        r::describe);
+    assertTrue(r.out().contains("everything/get-sum [mcp:everything]"), r::describe);
+    assertTrue(r.out().contains("everything/get-env [mcp:everything, approval required within 240 s]"), r::describe);
+    assertTrue(r.out().contains("  mcp:      everything: stdio: " + ReferenceServers.node()), r::describe);
+    assertTrue(r.out().contains("(env [SERVER_TOKEN])") && r.out().contains("tools listed, hash "), r::describe);
+    assertTrue(r.out().contains("  budget:   session 5000 tokens, work order 1000 tokens, 3 turns, session 1.5 USD"),
+        r::describe);
+    assertTrue(!r.out().contains("very-secret-value") && !r.err().contains("very-secret-value"), r::describe);
+  }
+
+  @Test
+  void aWorkerWithABadDefinition_stopsAtStartUp_withOneLinePerProblem() throws Exception {
+    write("w.yaml", "agent_class: RESIDENT\ninstructions: x\n");
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", dir.toString());
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + CliHarness.closedPort());
+
+    var r = run(env, "worker");
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.err().contains("w.yaml: agent_class: RESIDENT is already defined in agents/resident.json"),
+        r::describe);
+    assertNoStackTrace(r);
+  }
+
+  private void write(String file, String text) {
+    try {
+      Files.writeString(dir.resolve(file), text);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

@@ -50,6 +50,14 @@ public record AgentConfig(
     approvers = approvers == null ? List.of() : List.copyOf(approvers);
   }
 
+  /** An agent without an approvers list (anyone who can send the approve Update decides). */
+  public AgentConfig(String agentId, String agentClass, String version, String frameworkId, String tier,
+      String description, String systemPrompt, Attention attention, List<ToolSpec> tools, AgentBudget budget,
+      Permissions permissions, QualityGateConfig qualityGate) {
+    this(agentId, agentClass, version, frameworkId, tier, description, systemPrompt, attention, tools, budget,
+        permissions, qualityGate, List.of());
+  }
+
   /** Which attention template assembles this agent's context. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)

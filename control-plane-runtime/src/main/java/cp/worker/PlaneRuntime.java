@@ -9,7 +9,9 @@ import cp.activities.SessionActivitiesImpl;
 import cp.agents.PlaneAgents;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
+import cp.contracts.SchemaValidator;
 import cp.gateway.CircuitBreaker;
+import cp.gateway.ExchangeSpool;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayConfig;
 import cp.gateway.LlmProvider;
@@ -22,6 +24,7 @@ import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolSettings;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -82,12 +85,14 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()));
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings());
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
-    LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
+    // The offline model checks a "call <tool> {json}" against the tool's schema with the catalog's engine.
+    SchemaValidator schemas = new SchemaValidator();
+    LlmProvider provider = new ProviderFactory(() -> new OfflineProvider(schemas::validate)).create(config.provider());
     return open(config, provider, tools, Clock.systemUTC());
   }
 
@@ -118,14 +123,19 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
-        id -> new CircuitBreaker(id, config.breaker()), clock);
+        id -> new CircuitBreaker(id, config.breaker()), clock,
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
-    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
+        ToolSettings.fromEnv(config.env())));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
   }
 
-  /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {}
+  /**
+   * What a tool executor is built from; {@code source} is where the catalog was loaded from,
+   * {@code toolSettings} the built-in tools' configuration from the environment.
+   */
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {}
 
   public PlaneConfig config() {
     return config;

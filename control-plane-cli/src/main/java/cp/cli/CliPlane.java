@@ -83,6 +83,7 @@ final class CliPlane implements AutoCloseable {
 
   @Override
   public void close() {
+    client.close();
     if (worker != null) {
       worker.close();
     }

@@ -34,10 +34,16 @@ final class SharedService implements AutoCloseable {
 
   /** Starts the service and a worker for the plane root {@code home}. */
   static SharedService start(Path home) throws IOException {
+    return start(home, Map.of());
+  }
+
+  /** Starts the service and a worker for the plane root {@code home}, the worker's environment with {@code extra}. */
+  static SharedService start(Path home, Map<String, String> extra) throws IOException {
     int port = CliHarness.closedPort();
     EmbeddedTemporal server = EmbeddedTemporal.onPort(port);
     SearchAttributeRegistrar.ensure(server.operator(), PlaneConfig.DEFAULT_NAMESPACE);
     Map<String, String> env = CliHarness.env(home);
+    env.putAll(extra);
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
     PlaneConfig config = PlaneConfig.fromEnv(env);
     PlaneRuntime runtime = PlaneRuntime.open(config);

@@ -8,14 +8,18 @@ import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.contracts.ToolSpec;
+import cp.faults.FaultHook;
 import cp.gateway.Gateway;
+import cp.observability.Telemetry;
 import cp.gateway.GatewayException;
 import cp.gateway.LedgerOutage;
-import cp.ledger.LedgerUnreachableException;
-import cp.model.RootCause;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerKeys;
+import cp.ledger.LedgerStream;
+import cp.ledger.LedgerUnreachableException;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
+import cp.model.ContractIds;
 import cp.model.DegradedRequest;
 import cp.model.EventType;
 import cp.model.FailureCode;
@@ -26,6 +30,7 @@ import cp.model.Message;
 import cp.model.PreparedWorkOrder;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
+import cp.model.RootCause;
 import cp.model.RouteOutcome;
 import cp.model.ToolCallRequest;
 import cp.model.ToolCallResult;
@@ -33,12 +38,11 @@ import cp.model.ToolDefinition;
 import cp.model.ToolUse;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
-import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
+import cp.model.WoOutcome;
 import cp.model.WorkOrder;
-import cp.tools.ToolExecutor;
-import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
+import cp.tools.ToolExecutor;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -73,6 +77,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final Clock clock;
   private final RetryBackoff providerBackoff;
   private final ActivityContextSource context;
+  private final Telemetry telemetry;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
@@ -83,17 +88,27 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff, ActivityContextSource context) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, context, Telemetry.NOOP, FaultHook.NONE);
+  }
+
+  /**
+   * As above, reporting spans and metrics to {@code telemetry} and passing the {@code tool-call}
+   * fault point to {@code faults} (a crash test's hook; {@link FaultHook#NONE} in production).
+   */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context, Telemetry telemetry, FaultHook faults) {
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
     this.ledgers = ledgers;
-    this.toolCalls = new ToolCallStep(ledgers, tools, clock);
+    this.toolCalls = new ToolCallStep(ledgers, tools, clock, telemetry, faults);
     this.defaultModel = defaultModel;
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
-    this.completion = new WorkOrderCompletion(contracts, ledgers, clock);
+    this.completion = new WorkOrderCompletion(contracts, ledgers, clock, telemetry);
   }
 
   // ------------------------------------------------------------------ prepare
@@ -309,6 +324,6 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   static ObjectNode ho1Meta(String woId, String sessionId) {
-    return Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sessionId);
+    return Json.object().put("tier", "ho1").put(LedgerKeys.WO_ID, woId).put("session_id", sessionId);
   }
 }

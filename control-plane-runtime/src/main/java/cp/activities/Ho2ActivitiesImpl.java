@@ -26,11 +26,18 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   static final String REJECT = "REJECT";
   private final AttentionAssembler attention;
   private final KeyedWrites writes;
+  private final Telemetry telemetry;
 
-  /** Learns each call's activity identity from {@code context}: {@link ActivityContextSource#TEMPORAL} in a worker. */
-  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context) {
+  /**
+   * Learns each call's activity identity from {@code context} ({@link ActivityContextSource#TEMPORAL}
+   * in a worker) and reports the gate's and attention's spans and the gate metrics to
+   * {@code telemetry} ({@link Telemetry#NOOP}: none).
+   */
+  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context,
+      Telemetry telemetry) {
     this.attention = attention;
     this.writes = new KeyedWrites(ledgers, context);
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
 
   @Override
@@ -43,7 +50,6 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());
     }
     List<String> ids = new ArrayList<>();
-    Telemetry telemetry = Telemetry.current();
     for (Ho2Event e : record.events()) {
       ObjectNode meta = (ObjectNode) e.metadata();
       if (e.withTraceHash()) {
@@ -55,7 +61,8 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       // Observed once: by the attempt that writes the entry; the gate's span starts before that write.
       boolean observed = (gate || ESCALATION.equals(e.eventType())) && telemetry.enabled()
           && ho2.idForKey(key).isEmpty();
-      Span span = gate && observed ? ActivitySpans.gate(record.sessionId(), record.turn(), e.woId(), record.agentClass())
+      Span span = gate && observed ? ActivitySpans.gate(telemetry, record.sessionId(), record.turn(), e.woId(),
+          record.agentClass())
           : Span.getInvalid();
       try {
         KeyedWrites.Written w = writes.write(ho2, LedgerEntry.builder(e.eventType())
@@ -73,13 +80,13 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   }
 
   /** The gate's verdict (a span and the rejection counter) and escalations, counted once: when first written. */
-  private static void observe(Ho2Event e, Span span, LedgerStream ho2, String entryId, String agentClass) {
+  private void observe(Ho2Event e, Span span, LedgerStream ho2, String entryId, String agentClass) {
     if (ESCALATION.equals(e.eventType())) {
-      Telemetry.current().metrics().gateEscalated(agentClass);
+      telemetry.metrics().gateEscalated(agentClass);
       return;
     }
     if (REJECT.equals(e.decision())) {
-      Telemetry.current().metrics().gateRejected(agentClass);
+      telemetry.metrics().gateRejected(agentClass);
     }
     if (span.isRecording()) {
       span.setAttribute(PlaneSpans.DECISION, e.decision());
@@ -90,7 +97,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   @Override
   public AttentionResult attend(AttentionRequest request) {
     String key = writes.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
-    Span span = ActivitySpans.attention(request);
+    Span span = ActivitySpans.attention(telemetry, request);
     try {
       AttentionResult result = attention.assemble(request, key);
       ActivitySpans.attended(span, result, writes.ledgers().ho2(request.agentClass()), key);

@@ -20,11 +20,16 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   private final Catalog catalog;
   private final KeyedWrites writes;
+  private final Telemetry telemetry;
 
-  /** Learns each call's activity identity from {@code context}: {@link ActivityContextSource#TEMPORAL} in a worker. */
-  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context) {
+  /**
+   * Learns each call's activity identity from {@code context} ({@link ActivityContextSource#TEMPORAL}
+   * in a worker) and counts degradations in {@code telemetry}'s metrics ({@link Telemetry#NOOP}: none).
+   */
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
     this.catalog = catalog;
     this.writes = new KeyedWrites(ledgers, context);
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
 
   @Override
@@ -77,12 +82,12 @@ public final class SessionActivitiesImpl implements SessionActivities {
     meta.put("tier", "hot");
     // Keyed by session, not run (see above). Counted once: when this attempt is the one that writes
     // the DEGRADATION (not a retry of a written one).
-    boolean countDegradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled();
+    boolean countDegradation = DEGRADATION.equals(event.eventType()) && telemetry.metrics().enabled();
     KeyedWrites.Written w = writes.write(writes.ledgers().hot(), LedgerEntry.builder(event.eventType())
         .submissionId(event.sessionId()).decision(event.decision()).reason(event.reason()).metadata(meta),
         writes.identity().workflowId() + "/" + event.key(), countDegradation);
     if (w.firstTime()) {
-      Telemetry.current().metrics().degraded(event.metadata().path("agent_class").asText(null));
+      telemetry.metrics().degraded(event.metadata().path("agent_class").asText(null));
     }
     return w.entryId();
   }

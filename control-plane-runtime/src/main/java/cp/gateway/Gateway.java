@@ -66,11 +66,22 @@ public final class Gateway {
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final ExchangeSpool spool;
+  private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
-  /** {@code spool}: where a paid answer waits while the HOT ledger's database is unreachable. */
+  /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
       Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool) {
+    this(providers, hot, config, validator, breakerFactory, clock, spool, Telemetry.NOOP);
+  }
+
+  /**
+   * {@code spool}: where a paid answer waits while the HOT ledger's database is unreachable;
+   * {@code telemetry}: where the chat spans and LLM metrics go.
+   */
+  public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
+      Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry) {
+    this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
       byId.put(p.id(), p);
@@ -91,7 +102,7 @@ public final class Gateway {
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, id -> {
       CircuitBreaker b = breakerFactory.apply(id);
-      Telemetry.current().metrics().breaker(id, () -> stateCode(b.state()));
+      telemetry.metrics().breaker(id, () -> stateCode(b.state()));
       return b;
     });
   }
@@ -166,6 +177,10 @@ public final class Gateway {
       }
     }
 
+    // An attempt of this call whose EXCHANGE tore was answered and billed: it counts with this one (issue 20).
+    ExchangeRecords.TornAttempt torn = ExchangeRecords.TornAttempt.of(key == null ? Optional.empty()
+        : hot.tornAttempt(key));
+
     Optional<LedgerProblem> unrecordable = hot.appendProblem();
     if (unrecordable.isPresent()) {
       LedgerProblem p = unrecordable.get();
@@ -187,7 +202,7 @@ public final class Gateway {
     ObjectNode prompt = ExchangeRecords.prompt(sized);
     String contextHash = ExchangeRecords.contextHash(prompt);
     String model = sized.model() != null ? sized.model() : "";
-    Span span = ChatSpan.start(sized, providerId, model);
+    Span span = ChatSpan.start(telemetry, sized, providerId, model, provider);
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
@@ -209,7 +224,7 @@ public final class Gateway {
         throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage(), e.attemptLimit());
       } finally {
         span.end();
-        Telemetry.current().metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
+        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
       }
     } catch (RuntimeException e) {
       breaker.onFailure();
@@ -222,7 +237,7 @@ public final class Gateway {
         throw new GatewayException(FailureCode.PROVIDER_FAILURE, null, id, msg);
       } finally {
         span.end();
-        Telemetry.current().metrics().llmRound(providerId, model, FailureCode.PROVIDER_FAILURE.wire(),
+        telemetry.metrics().llmRound(providerId, model, FailureCode.PROVIDER_FAILURE.wire(),
             System.nanoTime() - startNanos, 0, 0, 0);
       }
     }
@@ -239,19 +254,20 @@ public final class Gateway {
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
     String id;
     try {
-      id = record(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
-          cost, outputValid, outputErrors));
-      ChatSpan.succeeded(span, hot, id, reply, sized);
+      id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
+          latency, cost, outputValid, outputErrors)));
+      ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
     } finally {
       span.end();
-      Telemetry.current().metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
+      telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
           System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
     }
-    Long budgetLeft = request.tokenBudgetRemaining() == null ? null
-        : request.tokenBudgetRemaining() - reply.inputTokens() - reply.outputTokens();
-    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), reply.inputTokens(), reply.outputTokens(),
-        reply.modelId(), providerId, reply.finishReason(), latency, clock.instant().toString(), id, contextHash,
-        outputValid, outputErrors, null, null, budgetLeft, false, cost);
+    long in = reply.inputTokens() + torn.inputTokens();
+    long out = reply.outputTokens() + torn.outputTokens();
+    Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
+    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
+        reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
+        null, budgetLeft, false, cost + torn.cost());
   }
 
   /**

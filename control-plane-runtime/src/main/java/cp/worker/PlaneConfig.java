@@ -16,6 +16,7 @@ import cp.agents.PlaneAgents;
 import cp.tools.mcp.McpSettings;
 import cp.tools.registry.JavaToolPath;
 import cp.worker.codec.PayloadKey;
+import cp.observability.SecretMasker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,6 +143,21 @@ public record PlaneConfig(
         + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
         + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
         + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
+  }
+
+  /** The same configuration with other ledger settings (a test gives the store its own hooks). */
+  public PlaneConfig withLedgers(LedgerSettings other) {
+    return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
+        tls, payloadKey, resourcesDir, env);
+  }
+
+  /**
+   * A masker for this process's secrets (issue 20 §1): the values of its secret variables
+   * ({@link SecretMasker#fromEnv}) and the common secret patterns. Each call builds a new one; a
+   * process keeps the one it built (and registers later secrets, e.g. an MCP server's, on it).
+   */
+  public SecretMasker secretMasker() {
+    return SecretMasker.fromEnv(env);
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */

@@ -41,7 +41,8 @@ class SessionActivitiesImplTest {
   @BeforeEach
   void setUp() {
     ledgers = Ledgers.open(home);
-    session = new SessionActivitiesImpl(catalog, ledgers, cp.activities.ActivityContextSource.TEMPORAL);
+    session = new SessionActivitiesImpl(catalog, ledgers, cp.activities.ActivityContextSource.TEMPORAL,
+        cp.observability.Telemetry.NOOP);
   }
 
   @AfterEach
@@ -197,7 +198,7 @@ class SessionActivitiesImplTest {
         return call.call();
       }
     };
-    SessionActivitiesImpl direct = new SessionActivitiesImpl(catalog, ledgers, fixed);
+    SessionActivitiesImpl direct = new SessionActivitiesImpl(catalog, ledgers, fixed, cp.observability.Telemetry.NOOP);
     SessionEvent start = new SessionEvent("SESSION_START", "SESSION_START", SID, "STARTED", "started",
         Json.object().put("agent_class", "ADMIN"));
 

@@ -70,6 +70,8 @@ final class GatewayHarness {
   };
 
   final Ledger ledger;
+  /** Makes the ledger's writes fail as a full disk or an immutable file would (test code). */
+  final cp.ledger.WriteFaults writeFaults = new cp.ledger.WriteFaults();
   final ManualClock clock = new ManualClock(Instant.parse("2026-02-11T09:00:00Z"));
   private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
   final ScriptedProvider provider = new ScriptedProvider(PROVIDER).duringEachCall(() -> clock.advance(CALL_TIME));
@@ -77,15 +79,27 @@ final class GatewayHarness {
   final ExchangeSpool spool;
 
   GatewayHarness(Path dir) {
-    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
+    this(dir, cp.faults.FaultHook.NONE);
+  }
+
+  /** A harness whose ledger passes its fault points to {@code faults} (a test's kill point). */
+  GatewayHarness(Path dir, cp.faults.FaultHook faults) {
+    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE)
+        .withHooks(cp.ledger.LedgerHooks.NONE.withWrites(writeFaults).withFaults(faults)));
     spool = ExchangeSpool.in(dir.resolve("HOT/ledger"), clock);
     gateway = gatewayWith(provider);
   }
 
   /** Another gateway on the same ledger and clocks, in front of {@code p}. */
   Gateway gatewayWith(LlmProvider p) {
+    return gatewayWith(p, cp.observability.Telemetry.NOOP);
+  }
+
+  /** Another gateway on the same ledger and clocks, in front of {@code p}, reporting to {@code telemetry}. */
+  Gateway gatewayWith(LlmProvider p, cp.observability.Telemetry telemetry) {
     return new Gateway(List.of(p), ledger, new GatewayConfig(p.id(), Map.of(PROVIDER, PRICE)), REQUIRED_FIELDS,
-        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool);
+        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool,
+        telemetry);
   }
 
   void verifyChainAndClose() {

@@ -150,7 +150,7 @@ public final class ToolResultSummarizer {
       sb.append(at, 0, 10).append(' ').append(at, 11, TIMESTAMP_TO_SECONDS).append(' ');
     }
     sb.append(e.path("event_type").asText());
-    cp.model.WorkOrderId.parse(m.path("work_order_id").asText(m.path("wo_id").asText("")))
+    cp.model.WorkOrderId.parse(java.util.Objects.requireNonNullElse(cp.ledger.LedgerKeys.workOrderId(m), ""))
         .ifPresent(wo -> sb.append(" turn ").append(wo.turn()));
     String contract = m.path("contract_id").asText("");
     if (!contract.isEmpty()) {

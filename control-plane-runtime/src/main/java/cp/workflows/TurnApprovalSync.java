@@ -17,8 +17,14 @@ import java.util.function.Supplier;
  * its decisions, and believes only that. A forged wake-up costs one look-up and changes nothing.
  */
 final class TurnApprovalSync {
-  /** How long a failed look-up waits before it asks again. */
+  /** How long a failed look-up waits before it asks again; doubled after each failure in a row. */
   static final Duration LOOKUP_RETRY = Duration.ofSeconds(1);
+  /**
+   * The longest pause between look-ups that keep failing (a worker without the look-up activity, a
+   * service that is down): a running turn is bounded by its deadline, so this bounds the history
+   * a broken look-up can add to a few dozen attempts.
+   */
+  static final Duration MAX_LOOKUP_RETRY = Duration.ofSeconds(30);
 
   private final ApprovalLookupActivities lookup;
   private final SessionApprovals book;
@@ -48,6 +54,7 @@ final class TurnApprovalSync {
    */
   void watch(Supplier<String> runningTurn) {
     int asked = 0;
+    Duration pause = LOOKUP_RETRY;
     while (true) {
       int seen = asked;
       Workflow.await(() -> doorbells != seen || stopped);
@@ -56,8 +63,11 @@ final class TurnApprovalSync {
       }
       asked = doorbells;
       String turn = runningTurn.get();
-      if (turn != null && !learnFrom(turn)) {
-        Workflow.sleep(LOOKUP_RETRY);
+      if (turn == null || learnFrom(turn)) {
+        pause = LOOKUP_RETRY;
+      } else {
+        Workflow.await(pause, () -> stopped); // a pause the end of the run cuts short
+        pause = pause.multipliedBy(2).compareTo(MAX_LOOKUP_RETRY) > 0 ? MAX_LOOKUP_RETRY : pause.multipliedBy(2);
         doorbells++;
       }
     }
@@ -70,7 +80,7 @@ final class TurnApprovalSync {
       fromTurn = lookup.turnApprovals(turnWorkflowId);
     } catch (ActivityFailure e) {
       Workflow.getLogger(TurnApprovalSync.class).warn("session {}: the turn {} could not be asked for its approvals"
-          + " ({}); asking again in {}", sessionId.get(), turnWorkflowId, RootCause.innermostMessage(e), LOOKUP_RETRY);
+          + " ({}); asking again later", sessionId.get(), turnWorkflowId, RootCause.innermostMessage(e));
       return false;
     }
     book.learn(fromTurn, sessionId.get(), turnWorkflowId);

@@ -17,6 +17,12 @@ import java.util.Objects;
  * <p>{@code turnTimeoutSeconds} is the agent's {@code budget.turn_timeout_seconds}: how long a
  * user waits for one turn at most; 0 (a profile recorded before the field existed) means no
  * deadline.
+ *
+ * <p>Issue 20: {@code approvers} are the names that may decide the agent's approvals (empty:
+ * anyone who can send the {@code approve} Update); {@code smallestCallTokens} is what the agent's
+ * smallest model call reserves (the classify prompt's fixed part, estimated, plus the classify
+ * contract's {@code max_tokens}), so a session that cannot pay for it refuses the turn up front.
+ * Both are absent (empty, 0: no such check) in profiles recorded before.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -38,12 +44,30 @@ public record AgentProfile(
     int maxRetries,
     int maxResponseChars,
     long turnTimeoutSeconds,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ToolApproval> approvals) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ToolApproval> approvals,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> approvers,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long smallestCallTokens) {
 
   public AgentProfile {
     Objects.requireNonNull(agentClass, "agent_class");
     toolIds = toolIds == null ? List.of() : List.copyOf(toolIds);
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
+    approvers = approvers == null ? List.of() : List.copyOf(approvers);
+  }
+
+  /** A profile without approvers or a smallest call (as every profile recorded before issue 20). */
+  public AgentProfile(String agentClass, String agentId, String frameworkId, String attentionTemplateId,
+      List<String> toolIds, long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int woTimeoutSeconds, int maxMessageBytes, int maxRetries,
+      int maxResponseChars, long turnTimeoutSeconds, List<ToolApproval> approvals) {
+    this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
+        idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
+        maxResponseChars, turnTimeoutSeconds, approvals, List.of(), 0);
+  }
+
+  /** Whether {@code name} may decide this agent's approvals. */
+  public boolean mayApprove(String name) {
+    return approvers.isEmpty() || approvers.contains(name);
   }
 
   /** A profile in which no tool needs approval (as every profile recorded before issue 15). */
@@ -65,7 +89,21 @@ public record AgentProfile(
   public AgentProfile withApprovals(List<ToolApproval> policy) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, turnTimeoutSeconds, policy);
+        maxRetries, maxResponseChars, turnTimeoutSeconds, policy, approvers, smallestCallTokens);
+  }
+
+  /** This profile with other approvers (empty: anyone). */
+  public AgentProfile withApprovers(List<String> names) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, names, smallestCallTokens);
+  }
+
+  /** This profile with another smallest call (0: unknown, no up-front check). */
+  public AgentProfile withSmallestCallTokens(long tokens) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, tokens);
   }
 
   /**
@@ -85,6 +123,6 @@ public record AgentProfile(
   public AgentProfile withTurnTimeoutSeconds(long seconds) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, seconds, approvals);
+        maxRetries, maxResponseChars, seconds, approvals, approvers, smallestCallTokens);
   }
 }

@@ -64,9 +64,9 @@ public record ApprovalDecision(String approvalId, String decision, String decide
       return bad("decided_by is missing: say who decides (a person's name), it is recorded", Refusal.Code.MISSING_FIELD,
           "decided_by");
     }
-    if (decidedBy.length() > MAX_DECIDED_BY_CHARS || decidedBy.chars().anyMatch(Character::isISOControl)) {
+    if (decidedBy.length() > MAX_DECIDED_BY_CHARS || DisplayText.needsEscape(decidedBy)) {
       return bad("decided_by must be a name of at most " + MAX_DECIDED_BY_CHARS + " characters without control"
-          + " characters", Refusal.Code.INVALID_DECISION, "decided_by");
+          + " or bidi characters", Refusal.Code.INVALID_DECISION, "decided_by");
     }
     if (reason != null && reason.length() > MAX_REASON_CHARS) {
       return bad("reason has " + reason.length() + " characters; at most " + MAX_REASON_CHARS + " are kept",

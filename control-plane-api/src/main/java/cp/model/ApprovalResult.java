@@ -16,12 +16,15 @@ import java.util.Objects;
  * @param decidedAt when, ISO-8601 UTC
  * @param reason why, as the approver said or the timeout explains; may be null
  * @param message one line for a person, e.g. "approval APR-… granted by alice: write_file will run"
+ * @param clientIdentity the identity the Temporal service recorded with the {@code approve} Update
+ *     that made this decision (the deciding client's; our client sends {@code user@host:pid}), beside
+ *     the claimed {@code decidedBy}; null for a timeout, or when it could not be read
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ApprovalResult(String approvalId, String sessionId, int turn, String tool, String decision,
-    boolean granted, String decidedBy, String decidedAt, String reason, String message) {
+    boolean granted, String decidedBy, String decidedAt, String reason, String message, String clientIdentity) {
   public static final String GRANTED = "granted";
   public static final String DENIED = "denied";
   public static final String TIMED_OUT = "timed_out";
@@ -33,8 +36,21 @@ public record ApprovalResult(String approvalId, String sessionId, int turn, Stri
     Objects.requireNonNull(decision, "decision");
   }
 
+  /** A result without the deciding client's identity (a timeout, or before it is known). */
+  public ApprovalResult(String approvalId, String sessionId, int turn, String tool, String decision, boolean granted,
+      String decidedBy, String decidedAt, String reason, String message) {
+    this(approvalId, sessionId, turn, tool, decision, granted, decidedBy, decidedAt, reason, message, null);
+  }
+
   /** This result with another message. */
   public ApprovalResult withMessage(String m) {
-    return new ApprovalResult(approvalId, sessionId, turn, tool, decision, granted, decidedBy, decidedAt, reason, m);
+    return new ApprovalResult(approvalId, sessionId, turn, tool, decision, granted, decidedBy, decidedAt, reason, m,
+        clientIdentity);
+  }
+
+  /** This result with the identity the service recorded for the deciding client. */
+  public ApprovalResult withClientIdentity(String identity) {
+    return new ApprovalResult(approvalId, sessionId, turn, tool, decision, granted, decidedBy, decidedAt, reason,
+        message, identity);
   }
 }

@@ -114,6 +114,8 @@ public enum FailureCode {
   START_REFUSED(false),
   UNKNOWN_AGENT_CLASS(false),
   UNKNOWN_QUERY(false),
+  /** Issue 20: an Update the session does not know (a foreign client's typo, or a name from another contract). */
+  UNKNOWN_UPDATE(false),
   /** An {@code approve} Update was refused (issue 15): unknown or already decided approval, a malformed decision. */
   APPROVAL_REFUSED(false);
 

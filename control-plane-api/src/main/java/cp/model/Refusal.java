@@ -24,11 +24,24 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param code the stable code (one of {@link Code}, lower-case)
  * @param field the input field at fault, when there is one
  * @param reason for {@code session_ended}: the session's end_reason (null while it is ending)
+ * @param level for {@code budget_exhausted} (issue 20): whose budget, {@code session} or {@code work_order}
+ * @param cap for {@code budget_exhausted}: that budget's cap, in tokens
+ * @param spent for {@code budget_exhausted}: what of it is spent
+ * @param needed for {@code budget_exhausted}: what the smallest call would reserve, when known
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Refusal(String code, String field, String reason) {
+public record Refusal(String code, String field, String reason, String level, Long cap, Long spent, Long needed) {
+  public Refusal(String code, String field, String reason) {
+    this(code, field, reason, null, null, null, null);
+  }
+
+  /** {@code budget_exhausted}, naming the budget that cannot pay: its level, cap and what is spent. */
+  public static Refusal budgetExhausted(String level, long cap, long spent, Long needed) {
+    return new Refusal(Code.BUDGET_EXHAUSTED.wire(), null, null, level, cap, spent, needed);
+  }
+
   /** Failure type of a session whose start input was refused: the workflow failed at once. */
   public static final String START_REFUSED = FailureCode.START_REFUSED.wire();
   /**
@@ -36,6 +49,8 @@ public record Refusal(String code, String field, String reason) {
    * {@code already_decided}, {@code invalid_decision}, and the argument's shape codes.
    */
   public static final String APPROVAL_REFUSED = FailureCode.APPROVAL_REFUSED.wire();
+  /** Failure type of an Update whose name the session does not know (issue 20), code {@code unknown_update}. */
+  public static final String UNKNOWN_UPDATE = FailureCode.UNKNOWN_UPDATE.wire();
   /** Failure type of every refused Update, {@code turn} and {@code end}. */
   public static final String TURN_REFUSED = FailureCode.TURN_REFUSED.wire();
   /**
@@ -54,7 +69,11 @@ public record Refusal(String code, String field, String reason) {
     /** Issue 15, {@link #APPROVAL_REFUSED}: the approval was decided already (the message says how, by whom, when). */
     ALREADY_DECIDED,
     /** Issue 15, {@link #APPROVAL_REFUSED}: decision is not grant or deny, decided_by is missing, a field too long. */
-    INVALID_DECISION;
+    INVALID_DECISION,
+    /** Issue 20, {@link #APPROVAL_REFUSED}: decided_by is not one of the agent's {@code approvers}. */
+    APPROVER_NOT_ALLOWED,
+    /** Issue 20, type {@link #UNKNOWN_UPDATE}: the session has no Update of that name. */
+    UNKNOWN_UPDATE;
 
     /** The code as it travels: lower-case. */
     public String wire() {

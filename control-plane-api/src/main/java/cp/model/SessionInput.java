@@ -107,10 +107,12 @@ public record SessionInput(String sessionId, String agentClass, SessionState car
             + (can.isNumber() ? can.asText() : Refusal.kind(can)), Refusal.Code.WRONG_TYPE,
             "continue_as_new_after_turns");
       }
-      if (carried != null && state == null) {
+      if (carried != null && (state == null || state.profile() == null)) {
+        // Issue 20: a carried state without its agent's profile read as one before, and the session
+        // then failed its first task for ever (a running workflow nobody could use).
         return problem("start input: carried must be the state a previous run of the session handed on (an"
-            + " object); got " + (carried.isObject() ? "an object that is not one" : Refusal.kind(carried)),
-            Refusal.Code.WRONG_TYPE, "carried");
+            + " object with its profile); got " + (carried.isObject() ? "an object that is not one"
+            : Refusal.kind(carried)) + ". A client never sends carried", Refusal.Code.WRONG_TYPE, "carried");
       }
       return null;
     }

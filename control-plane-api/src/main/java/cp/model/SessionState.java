@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param runs how many workflow runs the session has had (continue-as-new count + 1)
  * @param endReason ended by the user ({@code end}), idle_timeout or session_timeout; null while open
  * @param pendingApprovals tool calls of the running turn that wait for a person's decision (issue 15);
- *     left out when there are none
+ *     {@code []} when there are none (issue 20; before, the field was left out)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -31,7 +31,7 @@ public record SessionState(
     long startedAtMillis,
     int runs,
     int degradedTurns,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<PendingApproval> pendingApprovals) {
+    @JsonInclude(JsonInclude.Include.ALWAYS) java.util.List<PendingApproval> pendingApprovals) {
   public SessionState {
     pendingApprovals = pendingApprovals == null ? java.util.List.of() : java.util.List.copyOf(pendingApprovals);
   }

@@ -1,5 +1,6 @@
 package cp.workflows;
 
+import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
 import cp.model.PendingApproval;
@@ -32,6 +33,7 @@ public interface SessionWorkflow {
   String APPROVE = "approve";
   String APPROVAL_PENDING = "approval_pending";
   String APPROVAL_CLOSED = "approval_closed";
+  String APPROVAL_CLAIM = "approval_claim";
 
   @WorkflowMethod
   SessionSummary run(SessionInput input);
@@ -67,11 +69,25 @@ public interface SessionWorkflow {
   @UpdateValidatorMethod(updateName = APPROVE)
   void validateApprove(ApprovalDecision decision);
 
-  /** Sent by the session's own turn only: a tool call now waits for a decision. */
+  /**
+   * Sent by the session's own turn: a tool call now waits for a decision. Only a wake-up (issue
+   * 20): the session asks its running turn what it waits for (the turn's Query {@code approvals});
+   * the signal's content is not trusted, so a forged one changes nothing.
+   */
   @SignalMethod(name = APPROVAL_PENDING)
   void approvalPending(PendingApproval pending);
 
-  /** Sent by the session's own turn only: how a waiting call was decided, as recorded. */
+  /**
+   * Sent by the session's own turn: a waiting call was decided and recorded. Only a wake-up, as
+   * {@link #approvalPending}: the session reads the record from its turn.
+   */
   @SignalMethod(name = APPROVAL_CLOSED)
   void approvalClosed(ApprovalResult recorded);
+
+  /**
+   * Internal (issue 20): the decision this session accepted for {@code approvalId} through its
+   * {@code approve} Update, or null. The waiting turn asks it when woken; no signal can set it.
+   */
+  @QueryMethod(name = APPROVAL_CLAIM)
+  ApprovalClaim approvalClaim(String approvalId);
 }

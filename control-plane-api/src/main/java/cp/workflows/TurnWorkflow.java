@@ -3,6 +3,7 @@ package cp.workflows;
 import cp.model.TurnInput;
 import cp.model.TurnResult;
 import cp.model.ApprovalResult;
+import cp.model.TurnApprovals;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -19,11 +20,18 @@ public interface TurnWorkflow {
   String progress();
 
   /**
-   * Issue 15, sent by the session only: the decision on an approval this turn waits for (the
-   * session validated the {@code approve} Update). A decision for another approval is ignored.
+   * Issue 15, sent by the session: an approval this turn waits for was decided. Only a wake-up
+   * (issue 20): the turn asks its session for the decision (the session's Query
+   * {@code approval_claim}), so a forged signal decides nothing. Turns recorded before
+   * {@code approval-by-query} 1 took the decision from the signal.
    */
   @SignalMethod(name = APPROVAL_DECIDED)
   void approvalDecided(ApprovalResult decision);
 
+  /** Internal (issue 20): what this turn waits for and how it recorded each decision, for its session. */
+  @QueryMethod(name = APPROVALS)
+  TurnApprovals approvals();
+
   String APPROVAL_DECIDED = "approval_decided";
+  String APPROVALS = "approvals";
 }

@@ -146,8 +146,8 @@ final class CrashBench {
       factory.shutdownNow();
       factory.awaitTermination(PlaneWorker.SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
     });
-    PlaneWorker.register(factory.newWorker(QUEUE, TemporalOptions.workerOptions(true, role)), runtime,
-        config.worker());
+    PlaneWorker.register(factory.newWorker(QUEUE, TemporalOptions.workerOptions(true, role)),
+        factory.getWorkflowClient(), runtime, config.worker());
     factory.start();
     return factory;
   }

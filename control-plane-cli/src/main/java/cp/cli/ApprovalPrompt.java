@@ -38,7 +38,7 @@ final class ApprovalPrompt {
 
   /** Asks on {@code out} and reads one answer from {@code in} (and, after {@code r}, the reason). */
   static Answer ask(PendingApproval p, LineInput in, PrintStream out, String approver) {
-    out.println(p.summary());
+    out.println(ApprovalText.shown(p));
     out.print(question(p));
     out.flush();
     String line = line(in);

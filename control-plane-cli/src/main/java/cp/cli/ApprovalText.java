@@ -13,9 +13,18 @@ import java.util.List;
 final class ApprovalText {
   private ApprovalText() {}
 
+  /**
+   * The summary as a person may see it: control, bidi and invisible characters shown escaped
+   * (issue 20, {@link cp.model.DisplayText}; the plane escapes them when it builds a summary, this
+   * covers summaries recorded before); "" when there is none.
+   */
+  static String shown(PendingApproval p) {
+    return p.summary() == null ? "" : cp.model.DisplayText.escape(p.summary());
+  }
+
   /** The summary's first line: the tool's target and size (e.g. "HO2/notes.md (120 bytes, 3 lines)"). */
   static String firstLine(PendingApproval p) {
-    return p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
+    return shown(p).lines().findFirst().orElse("");
   }
 
   /** The command that decides it. */
@@ -38,7 +47,7 @@ final class ApprovalText {
     return List.of(
         p.approvalId() + "  " + p.sessionId() + " turn " + p.turn() + "  " + p.tool() + "  age " + words(age(p, now))
             + "  deadline " + p.deadline() + " (then " + p.onTimeout() + ")",
-        "  " + (p.summary() == null ? "" : p.summary().replace("\n", "\n  ")),
+        "  " + shown(p).replace("\n", "\n  "),
         "  decide: " + decideCommand(p) + " [--deny] [--reason TEXT]");
   }
 

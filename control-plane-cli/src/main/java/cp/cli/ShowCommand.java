@@ -65,7 +65,7 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
               + (a.decided() ? a.decision() + (cp.model.ApprovalResult.SYSTEM.equals(a.decidedBy()) ? "" : " by "
                   + a.decidedBy()) + " at " + a.decidedAt() + (a.reason() == null ? "" : " (" + cut(a.reason()) + ")")
                   : "PENDING (asked " + a.requestedAt() + ", deadline " + a.deadline() + ")"));
-          out().println("    " + cut(a.summary()));
+          out().println("    " + cut(cp.model.DisplayText.escape(a.summary())));
         }
       }
       out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, $%.4f%n", view.turns().size(), view.totalTokens(),

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 final class SessionCalls {
   /** An agent class as the catalog names it (client contract, start input). */
-  static final Pattern AGENT_CLASS = Pattern.compile("[A-Z][A-Z0-9_]*");
+  static final Pattern AGENT_CLASS = cp.model.AgentClassName.PATTERN;
 
   private final WorkflowClient client;
   private final ClientFailures failures;

@@ -6,6 +6,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ApprovalRequest;
 import cp.model.ApprovalResult;
+import cp.model.DisplayText;
 import cp.model.EventType;
 import cp.model.PendingApproval;
 import cp.model.ToolUse;
@@ -34,7 +35,8 @@ public final class ApprovalActivitiesImpl implements ApprovalActivities {
   @Override
   public PendingApproval request(ApprovalRequest r) {
     ToolUse use = r.toolUse();
-    String summary = summary(use);
+    // What a person judges the call by, with control and bidi characters shown, not obeyed (issue 20).
+    String summary = DisplayText.escape(summary(use));
     String requestedAt = Instant.ofEpochMilli(r.requestedAtMillis()).toString();
     String deadline = Instant.ofEpochMilli(r.requestedAtMillis() + r.timeoutSeconds() * 1000).toString();
     String onTimeout = r.grantOnTimeout() ? "grant" : "deny";
@@ -57,6 +59,10 @@ public final class ApprovalActivitiesImpl implements ApprovalActivities {
         .put("decided_by", d.decidedBy()).put("decided_at", d.decidedAt());
     if (d.reason() != null) {
       meta.put("reason", d.reason());
+    }
+    if (d.clientIdentity() != null) {
+      // Issue 20: who the service saw decide, beside the name they claimed (decided_by).
+      meta.put("client_identity", d.clientIdentity());
     }
     return ledgers.ho1().write(LedgerEntry.builder(APPROVAL_DECIDED).submissionId(woId)
         .decision(d.decision().toUpperCase(Locale.ROOT))

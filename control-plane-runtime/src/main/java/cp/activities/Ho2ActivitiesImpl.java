@@ -24,32 +24,26 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   static final String GATE = EventType.WO_QUALITY_GATE.wire();
   static final String ESCALATION = EventType.ESCALATION.wire();
   static final String REJECT = "REJECT";
-  private final Ledgers ledgers;
   private final AttentionAssembler attention;
-  private final ActivityContextSource context;
+  private final KeyedWrites writes;
   private final Telemetry telemetry;
 
-  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention) {
-    this(ledgers, attention, ActivityContextSource.TEMPORAL);
-  }
-
-  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
-  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context) {
-    this(ledgers, attention, context, Telemetry.NOOP);
-  }
-
-  /** As above, reporting the gate's and attention's spans and the gate metrics to {@code telemetry}. */
+  /**
+   * Learns each call's activity identity from {@code context} ({@link ActivityContextSource#TEMPORAL}
+   * in a worker) and reports the gate's and attention's spans and the gate metrics to
+   * {@code telemetry} ({@link Telemetry#NOOP}: none).
+   */
   public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context,
       Telemetry telemetry) {
-    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
-    this.ledgers = ledgers;
     this.attention = attention;
-    this.context = java.util.Objects.requireNonNull(context, "context");
+    this.writes = new KeyedWrites(ledgers, context);
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
 
   @Override
   public Ho2RecordResult record(Ho2Record record) {
-    ActivityIdentity id = context.identity();
+    ActivityIdentity id = writes.identity();
+    Ledgers ledgers = writes.ledgers();
     LedgerStream ho2 = ledgers.ho2(record.agentClass());
     String traceHash = null;
     if (record.events().stream().anyMatch(Ho2Event::withTraceHash)) {
@@ -63,17 +57,20 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
         meta.putObject("context_fingerprint").put("context_hash", traceHash);
       }
       boolean gate = GATE.equals(e.eventType());
+      String key = id.runKey(e.key());
+      // Observed once: by the attempt that writes the entry; the gate's span starts before that write.
       boolean observed = (gate || ESCALATION.equals(e.eventType())) && telemetry.enabled()
-          && ho2.idForKey(id.runKey(e.key())).isEmpty();
-      Span span = gate && observed ? ActivitySpans.gate(telemetry, record.sessionId(), record.turn(), e.woId(), record.agentClass())
+          && ho2.idForKey(key).isEmpty();
+      Span span = gate && observed ? ActivitySpans.gate(telemetry, record.sessionId(), record.turn(), e.woId(),
+          record.agentClass())
           : Span.getInvalid();
       try {
-        String entryId = ho2.write(LedgerEntry.builder(e.eventType())
+        KeyedWrites.Written w = writes.write(ho2, LedgerEntry.builder(e.eventType())
             .submissionId(e.woId() == null ? record.sessionId() : e.woId()).decision(e.decision()).reason(e.reason())
-            .metadata(meta).idempotencyKey(id.runKey(e.key())).build());
-        ids.add(entryId);
+            .metadata(meta), key, false);
+        ids.add(w.entryId());
         if (observed) {
-          observe(e, span, ho2, entryId, record.agentClass());
+          observe(e, span, ho2, w.entryId(), record.agentClass());
         }
       } finally {
         span.end();
@@ -99,11 +96,11 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
 
   @Override
   public AttentionResult attend(AttentionRequest request) {
-    String key = context.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
+    String key = writes.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
     Span span = ActivitySpans.attention(telemetry, request);
     try {
       AttentionResult result = attention.assemble(request, key);
-      ActivitySpans.attended(span, result, ledgers.ho2(request.agentClass()), key);
+      ActivitySpans.attended(span, result, writes.ledgers().ho2(request.agentClass()), key);
       return result;
     } finally {
       span.end();

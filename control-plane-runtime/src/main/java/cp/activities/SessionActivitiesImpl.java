@@ -19,25 +19,17 @@ public final class SessionActivitiesImpl implements SessionActivities {
   static final String DEGRADATION = EventType.DEGRADATION.wire();
 
   private final Catalog catalog;
-  private final Ledgers ledgers;
-  private final ActivityContextSource context;
+  private final KeyedWrites writes;
   private final Telemetry telemetry;
 
-  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers) {
-    this(catalog, ledgers, ActivityContextSource.TEMPORAL);
-  }
-
-  /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
-  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context) {
-    this(catalog, ledgers, context, Telemetry.NOOP);
-  }
-
-  /** As above, counting degradations in {@code telemetry}'s metrics. */
+  /**
+   * Learns each call's activity identity from {@code context} ({@link ActivityContextSource#TEMPORAL}
+   * in a worker) and counts degradations in {@code telemetry}'s metrics ({@link Telemetry#NOOP}: none).
+   */
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
-    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.catalog = catalog;
-    this.ledgers = ledgers;
-    this.context = java.util.Objects.requireNonNull(context, "context");
+    this.writes = new KeyedWrites(ledgers, context);
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
 
   @Override
@@ -56,7 +48,20 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a));
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), smallestCall(a));
+  }
+
+  /**
+   * What the agent's smallest model call reserves (issue 20): a turn's classify call, its prompt
+   * rendered for an empty message (the session adds the message's own estimate) plus the classify
+   * contract's max_tokens; 0 when the catalog has no classify contract (no up-front check then).
+   */
+  long smallestCall(AgentConfig a) {
+    return catalog.findContract(cp.model.ContractIds.CLASSIFY).map(c -> {
+      cp.contracts.RenderedPrompt p = new cp.contracts.PromptRenderer().render(catalog.promptPack(c.promptPackId()),
+          cp.model.Json.object().put("user_input", ""), a);
+      return cp.model.TokenEstimates.ofChars(p.system().length() + p.user().length()) + c.boundary().maxTokens();
+    }).orElse(0L);
   }
 
   /** The agent's tools whose calls wait for a person (issue 15): configured, or by default those that write. */
@@ -72,21 +77,19 @@ public final class SessionActivitiesImpl implements SessionActivities {
    */
   @Override
   public String record(SessionEvent event) {
-    ActivityIdentity id = context.identity();
     var meta = (com.fasterxml.jackson.databind.node.ObjectNode) event.metadata();
     meta.put("session_id", event.sessionId());
     meta.put("tier", "hot");
-    String key = id.workflowId() + "/" + event.key();
-    // Counted once: when this attempt is the one that writes the DEGRADATION (not a retry of a written one).
-    boolean degradation = DEGRADATION.equals(event.eventType()) && telemetry.metrics().enabled()
-        && ledgers.hot().idForKey(key).isEmpty();
-    String entryId = ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
-        .decision(event.decision()).reason(event.reason()).metadata(meta)
-        .idempotencyKey(key).build());
-    if (degradation) {
+    // Keyed by session, not run (see above). Counted once: when this attempt is the one that writes
+    // the DEGRADATION (not a retry of a written one).
+    boolean countDegradation = DEGRADATION.equals(event.eventType()) && telemetry.metrics().enabled();
+    KeyedWrites.Written w = writes.write(writes.ledgers().hot(), LedgerEntry.builder(event.eventType())
+        .submissionId(event.sessionId()).decision(event.decision()).reason(event.reason()).metadata(meta),
+        writes.identity().workflowId() + "/" + event.key(), countDegradation);
+    if (w.firstTime()) {
       telemetry.metrics().degraded(event.metadata().path("agent_class").asText(null));
     }
-    return entryId;
+    return w.entryId();
   }
 
   @Override
@@ -96,6 +99,6 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   @Override
   public WoCost turnCost(String sessionId, String turnWorkflowId) {
-    return TurnExchanges.cost(ledgers.hot(), sessionId, turnWorkflowId);
+    return TurnExchanges.cost(writes.ledgers().hot(), sessionId, turnWorkflowId);
   }
 }

@@ -14,6 +14,10 @@ import java.util.Optional;
  * <p>The runtime code is shared; an agent is only this configuration (the factory pattern of
  * the design): its system prompt, attention template, tools, budget, file permissions and
  * quality gate. Each class also gets its own HO2 ledger, named after {@code agentClass}.
+ *
+ * <p>{@code approvers} (issue 20, optional): the names that may decide this agent's tool calls
+ * that wait for a person ({@code decided_by} of the {@code approve} Update); empty: anyone who
+ * can send the Update.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -29,7 +33,8 @@ public record AgentConfig(
     List<ToolSpec> tools,
     AgentBudget budget,
     Permissions permissions,
-    QualityGateConfig qualityGate) {
+    QualityGateConfig qualityGate,
+    List<String> approvers) {
 
   public AgentConfig {
     Objects.requireNonNull(agentId, "agent_id");
@@ -42,6 +47,15 @@ public record AgentConfig(
     description = description == null ? "" : description;
     tools = tools == null ? List.of() : List.copyOf(tools);
     permissions = permissions == null ? new Permissions(null, null, null) : permissions;
+    approvers = approvers == null ? List.of() : List.copyOf(approvers);
+  }
+
+  /** An agent without an approvers list (anyone who can send the approve Update decides). */
+  public AgentConfig(String agentId, String agentClass, String version, String frameworkId, String tier,
+      String description, String systemPrompt, Attention attention, List<ToolSpec> tools, AgentBudget budget,
+      Permissions permissions, QualityGateConfig qualityGate) {
+    this(agentId, agentClass, version, frameworkId, tier, description, systemPrompt, attention, tools, budget,
+        permissions, qualityGate, List.of());
   }
 
   /** Which attention template assembles this agent's context. */

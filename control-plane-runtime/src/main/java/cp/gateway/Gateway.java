@@ -146,15 +146,16 @@ public final class Gateway {
 
     PromptRequest sized = request;
     if (request.tokenBudgetRemaining() != null) {
+      // Issue 20: a call reserves what it may cost, the prompt's estimate plus all of max_tokens,
+      // before it is sent; one that does not fit is not sent (before, max_tokens was cut to what was
+      // left, and a prompt the estimate under-counted took a session 5.1 % past its cap).
       long remaining = request.tokenBudgetRemaining();
       long estimate = TokenEstimate.ofPrompt(request);
-      if (remaining <= 0 || estimate >= remaining) {
-        return reject(request, BUDGET_EXHAUSTED, "the work order has " + Math.max(0, remaining)
-            + " tokens left and this prompt needs about " + estimate + " before any output", providerId, start);
-      }
-      long outputRoom = remaining - estimate;
-      if (outputRoom < request.maxTokens()) {
-        sized = request.toBuilder().maxTokens((int) outputRoom).build();
+      long reservation = estimate + Math.max(0, request.maxTokens());
+      if (remaining <= 0 || reservation > remaining) {
+        return reject(request, BUDGET_EXHAUSTED, "the budget has " + Math.max(0, remaining) + " tokens left and this"
+            + " call reserves about " + reservation + " (prompt about " + estimate + " + max_tokens "
+            + request.maxTokens() + "); it was not sent", providerId, start);
       }
     }
 

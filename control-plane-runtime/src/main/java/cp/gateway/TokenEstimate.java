@@ -16,8 +16,8 @@ import java.util.List;
  * ({@link ProviderReply#usageEstimated()}).
  */
 public final class TokenEstimate {
-  /** Average characters per token of English text under common BPE tokenizers. */
-  public static final int CHARS_PER_TOKEN = 4;
+  /** Average characters per token of English text under common BPE tokenizers (one definition, in the api). */
+  public static final int CHARS_PER_TOKEN = cp.model.TokenEstimates.CHARS_PER_TOKEN;
 
   private TokenEstimate() {}
 
@@ -54,6 +54,6 @@ public final class TokenEstimate {
 
   /** Estimated tokens of {@code chars} characters of text. */
   public static long ofChars(long chars) {
-    return (chars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
+    return cp.model.TokenEstimates.ofChars(chars);
   }
 }

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  */
 public final class PlaneLayout {
   /** Agent classes become directory names, so they are restricted to a safe alphabet. */
-  public static final Pattern AGENT_CLASS = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
+  public static final Pattern AGENT_CLASS = cp.model.AgentClassName.PATTERN;
 
   private final Path root;
 

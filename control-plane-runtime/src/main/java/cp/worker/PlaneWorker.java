@@ -1,8 +1,10 @@
 package cp.worker;
 
+import cp.activities.ApprovalLookupActivitiesImpl;
 import cp.activities.LedgerFailures;
 import cp.workflows.SessionWorkflowImpl;
 import cp.workflows.TurnWorkflowImpl;
+import io.temporal.client.WorkflowClient;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -87,7 +89,8 @@ public final class PlaneWorker implements AutoCloseable {
     ActivitiesInFlight inFlight = new ActivitiesInFlight();
     WorkerFactory factory = WorkerFactory.newInstance(conn.client(),
         with(withLedgerFailures(withTelemetry(factoryOptions, conn.telemetry())), inFlight));
-    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), runtime, s);
+    register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), conn.client(), runtime,
+        s);
     factory.start();
     return new PlaneWorker(factory, inFlight);
   }
@@ -127,11 +130,15 @@ public final class PlaneWorker implements AutoCloseable {
         .build();
   }
 
-  /** Registers the workflows (with the configured activity options) and the activities. */
-  public static void register(Worker worker, PlaneRuntime runtime, WorkerSettings s) {
+  /**
+   * Registers the workflows (with the configured activity options) and the activities; the
+   * approval look-ups (issue 20) ask the session and turn workflows through {@code client}.
+   */
+  public static void register(Worker worker, WorkflowClient client, PlaneRuntime runtime, WorkerSettings s) {
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(s), SessionWorkflowImpl.class,
         TurnWorkflowImpl.class);
     worker.registerActivitiesImplementations(runtime.activities());
+    worker.registerActivitiesImplementations(new ApprovalLookupActivitiesImpl(client));
   }
 
   /** Whether the worker polls its task queue (started, not shut down). */

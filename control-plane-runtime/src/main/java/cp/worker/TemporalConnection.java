@@ -55,7 +55,7 @@ public final class TemporalConnection implements AutoCloseable {
     this.telemetry = telemetry;
     this.metricsScope = metricsScope;
     this.client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(namespace)
-        .setDataConverter(converter).setInterceptors(TemporalTelemetry.clientInterceptors(telemetry)).build());
+        .setIdentity(TemporalOptions.clientIdentity()).setDataConverter(converter).setInterceptors(TemporalTelemetry.clientInterceptors(telemetry)).build());
     this.testServer = embedded != null || probeTestServer();
   }
 

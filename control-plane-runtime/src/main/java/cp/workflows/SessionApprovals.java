@@ -1,9 +1,13 @@
 package cp.workflows;
 
+import cp.model.AgentProfile;
+import cp.model.ApprovalClaim;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
+import cp.model.DisplayText;
 import cp.model.PendingApproval;
 import cp.model.Refusal;
+import cp.model.TurnApprovals;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +30,8 @@ final class SessionApprovals {
   private final Map<String, ApprovalResult> claimed = new LinkedHashMap<>();
   /** As the turn recorded them (APPROVAL_DECIDED), or closed because the turn ended first. */
   private final Map<String, ApprovalResult> closed = new LinkedHashMap<>();
+  /** The id of the {@code approve} Update that made each claim, by approval id. */
+  private final Map<String, String> claimUpdates = new LinkedHashMap<>();
 
   /** A turn asks: accepted only from the session's running turn (anything else is not the session's). */
   void pending(PendingApproval p, String sessionId, String runningTurnWorkflowId) {
@@ -69,8 +75,12 @@ final class SessionApprovals {
     return Optional.ofNullable(pending.get(approvalId));
   }
 
-  /** Why {@code d} cannot be accepted now, or empty. */
-  Optional<Refusal.Problem> refusal(ApprovalDecision d, String sessionId) {
+  /**
+   * Why {@code d} cannot be accepted now, or empty.
+   *
+   * @param profile the agent's profile (its {@code approvers}); null before the session loaded it
+   */
+  Optional<Refusal.Problem> refusal(ApprovalDecision d, String sessionId, AgentProfile profile) {
     if (d == null) {
       return Optional.of(new Refusal.Problem(ApprovalDecision.SHAPE + "; got nothing",
           Refusal.of(Refusal.Code.MISSING_FIELD)));
@@ -78,6 +88,11 @@ final class SessionApprovals {
     Optional<Refusal.Problem> shape = d.fieldProblem();
     if (shape.isPresent()) {
       return shape;
+    }
+    if (profile != null && !profile.mayApprove(d.decidedBy())) {
+      return Optional.of(new Refusal.Problem("'" + d.decidedBy() + "' may not decide approvals of agent "
+          + profile.agentClass() + " (its approvers: " + String.join(", ", profile.approvers()) + ")",
+          Refusal.of(Refusal.Code.APPROVER_NOT_ALLOWED, "decided_by")));
     }
     String id = d.approvalId();
     ApprovalResult done = closed.containsKey(id) ? closed.get(id) : claimed.get(id);
@@ -93,6 +108,39 @@ final class SessionApprovals {
           "approval_id")));
     }
     return Optional.empty();
+  }
+
+  /**
+   * What the session's running turn says it waits for and recorded (its Query {@code approvals}):
+   * the only source of pending approvals and records from {@link ApprovalGate#APPROVAL_BY_QUERY} 1 on.
+   */
+  void learn(TurnApprovals fromTurn, String sessionId, String turnWorkflowId) {
+    fromTurn.waiting().forEach(p -> pending(p, sessionId, turnWorkflowId));
+    fromTurn.recorded().forEach(this::closed);
+  }
+
+  /** Whether the turn {@code turnWorkflowId} has an approval the session has not seen closed. */
+  boolean hasOpen(String turnWorkflowId) {
+    return pending.values().stream().anyMatch(p -> p.turnWorkflowId().equals(turnWorkflowId));
+  }
+
+  /** The decision accepted for {@code approvalId} and not yet recorded, with its Update's id: the Query {@code approval_claim}. */
+  Optional<ApprovalClaim> claimOf(String approvalId) {
+    ApprovalResult c = claimed.get(approvalId);
+    return c == null || closed.containsKey(approvalId) ? Optional.empty()
+        : Optional.of(new ApprovalClaim(c, claimUpdates.get(approvalId)));
+  }
+
+  /**
+   * Accepts the first decision for a pending approval; the claim refuses every later one.
+   *
+   * @param updateId the {@code approve} Update's id, by which the deciding client is found in history
+   */
+  ApprovalResult claim(ApprovalDecision d, long nowMillis, String updateId) {
+    if (updateId != null) {
+      claimUpdates.put(d.approvalId(), updateId);
+    }
+    return claim(d, nowMillis);
   }
 
   /** Accepts the first decision for a pending approval; the claim refuses every later one. */
@@ -112,7 +160,8 @@ final class SessionApprovals {
   /** "granted by alice at 2026-…Z (reason: …)", "timed_out at … (…)". */
   static String describe(ApprovalResult r) {
     String by = ApprovalResult.SYSTEM.equals(r.decidedBy()) ? "" : " by " + r.decidedBy();
-    return r.decision() + by + " at " + r.decidedAt() + (r.reason() == null ? "" : " (" + r.reason() + ")");
+    return r.decision() + by + " at " + r.decidedAt() + (r.reason() == null ? ""
+        : " (" + DisplayText.escape(r.reason()) + ")");
   }
 
   /** The Update's answer: the turn's record, with one line for a person. */

@@ -73,6 +73,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
   private final cp.activities.ApprovalActivities approvalsLocal =
       Workflow.newLocalActivityStub(cp.activities.ApprovalActivities.class);
+  private final cp.activities.ApprovalLookupActivities approvalLookup =
+      Workflow.newActivityStub(cp.activities.ApprovalLookupActivities.class, ApprovalGate.LOOKUP_OPTIONS);
   /** Issue 15: the durable pause before tool calls that need a person; set when the turn starts. */
   private ApprovalGate approvals;
 
@@ -92,6 +94,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     if (approvals != null) {
       approvals.onDecision(decision);
     }
+  }
+
+  @Override
+  public cp.model.TurnApprovals approvals() {
+    return approvals == null ? cp.model.TurnApprovals.NONE : approvals.snapshot();
   }
 
   private boolean round2;
@@ -134,7 +141,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
-    approvals = new ApprovalGate(approvalsLocal, p, in.sessionId(), in.turn(), s -> step = s);
+    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), s -> step = s);
     WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean, approvals::decide);
     int seq = 0;
 
@@ -216,8 +223,27 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     return in.sessionTokensRemaining() - spent.totalTokens();
   }
 
+  /**
+   * The token budget a new work order gets: what is left of the tightest of the budgets above it,
+   * the session's (what the turn was given, less what it spent) and the work order's own cap
+   * ({@code budget.wo_token_budget}).
+   */
   private long woBudget(AgentProfile p, TurnInput in) {
-    return Math.max(0, Math.min(p.woTokenBudget(), remaining(in)));
+    return tightestBudget(p, in).left();
+  }
+
+  private Budget tightestBudget(AgentProfile p, TurnInput in) {
+    long sessionSpent = p.sessionTokenLimit() - Math.max(0, remaining(in));
+    return Budget.tightest(List.of(Budget.workOrderTokens(p.woTokenBudget(), 0),
+        Budget.sessionTokens(p.sessionTokenLimit(), sessionSpent)));
+  }
+
+  /**
+   * Which budget a work order that failed with budget_exhausted ran out of: its own cap, unless it
+   * was given less than that because the session had less left (then the session's ran out).
+   */
+  private static Budget.Level exhausted(WorkOrder failed, AgentProfile p) {
+    return failed.constraints().tokenBudget() < p.woTokenBudget() ? Budget.Level.SESSION : Budget.Level.WORK_ORDER;
   }
 
   private static boolean isBudgetFailure(WorkOrder wo) {
@@ -248,11 +274,23 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     long limit = in.profile().sessionTokenLimit();
     long used = limit - remaining(in);
     if (round2 && failed != null && remaining(in) > 0) {
-      return result(in, workOrderBudgetMessage(in, failed), TurnOutcome.ERROR, false, hash,
-          WoErrorCode.BUDGET_EXHAUSTED);
+      // Issue 20: name the budget that ran out; the work order's advice only when its own cap did.
+      String text = exhausted(failed, in.profile()) == Budget.Level.WORK_ORDER ? workOrderBudgetMessage(in, failed)
+          : sessionBudgetMessage(in, failed);
+      return result(in, text, TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
     }
     return result(in, "This session's token budget is used up (" + Math.max(0, used) + " of " + limit
         + " tokens). Start a new session to continue.", TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+  }
+
+  /** The session's budget ran out midway: a work order got what the session had left, and spent it. */
+  private String sessionBudgetMessage(TurnInput in, WorkOrder failed) {
+    AgentProfile p = in.profile();
+    return "This turn stopped before it had an answer: the session's token budget (agent " + p.agentClass() + " "
+        + Budget.Level.SESSION.setting + " = " + p.sessionTokenLimit() + ") has " + Math.max(0, remaining(in))
+        + " tokens left, too few for the next model call of its " + failed.woType().wireName() + " work order "
+        + failed.woId() + " (" + failed.error().message() + "). What it spent is counted. Start a new session to"
+        + " continue.";
   }
 
   private String workOrderBudgetMessage(TurnInput in, WorkOrder failed) {

@@ -111,6 +111,34 @@ class ApprovalActivitiesTest {
   }
 
   @Test
+  void request_showsBidiAndControlCharactersEscaped_inTheSummaryAndItsRecord() {
+    // "evil<U+202E>txt.sh" reads as "evilhs.txt" to a person; an ESC sequence could redraw their terminal.
+    ToolUse use = new ToolUse("tu-1", "write_file", Json.object().put("path", "HO2/evil\u202Etxt.sh")
+        .put("content", "line one\u001b[2J\nline\u2066 two\n"));
+    PendingApproval p = approvals.request(new ApprovalRequest("APR-0000a99e-0001-02-1-1", SID, 1, SID + "/turn-0001",
+        WO, "ADMIN", use, 1, 240, false, 1_700_000_000_000L));
+
+    assertTrue(p.summary().contains("HO2/evil\\u202Etxt.sh"), p.summary());
+    // The tool's own quoting already shows C0 controls (lower-case hex); bidi ones it left raw.
+    assertTrue(p.summary().toLowerCase(java.util.Locale.ROOT).contains("\\u001b[2j")
+        && p.summary().contains("\\u2066"), p.summary());
+    for (String shown : List.of(p.summary(),
+        ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_REQUESTED).get(0).metaText("summary"))) {
+      assertFalse(shown.chars().anyMatch(c -> c == 0x202E || c == 0x2066 || c == 0x1b), shown);
+    }
+  }
+
+  @Test
+  void decided_recordsTheClientIdentityTheServiceSaw_besideTheClaimedName() {
+    approvals.decided(decision(ApprovalResult.GRANTED, true, "security-officer (spoofed)", null)
+        .withClientIdentity("mallory@laptop:4242"), WO);
+
+    LedgerEntry e = ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_DECIDED).get(0);
+    assertEquals("security-officer (spoofed)", e.metaText("decided_by"));
+    assertEquals("mallory@laptop:4242", e.metaText("client_identity"));
+  }
+
+  @Test
   void deniedCall_isARefusedToolCallNamingTheDecision_andNothingIsWritten() {
     ToolCallResult t = call(write("hello\n"), decision(ApprovalResult.DENIED, false, "carol", "not today"));
 

@@ -336,8 +336,9 @@ class Ho1ExecutorTest {
 
   @Test
   void budgetSpentByTheFirstRound_failsTheWorkOrderBeforeTheNextCall() { // seed 16
-    long budget = 5_000;
-    provider.thenTools(4_000, 1_000, use("toolu_01", "list_packages", "{}"));
+    // Issue 20: the first call must fit its reservation (prompt estimate + max_tokens 4096) to be sent.
+    long budget = 6_500;
+    provider.thenTools(5_500, 1_000, use("toolu_01", "list_packages", "{}"));
 
     WorkOrder wo = h.run(WorkOrders.synthesize("what packages are installed?", budget, 5)).workOrder();
 
@@ -345,7 +346,7 @@ class Ho1ExecutorTest {
     assertEquals("budget_exhausted", wo.error().code());
     assertTrue(wo.error().message().contains("before round 2"), wo.error().message());
     assertEquals(1, provider.requests.size(), "no one more call");
-    assertEquals(5_000, wo.cost().totalTokens());
+    assertEquals(6_500, wo.cost().totalTokens());
   }
 
   @Test
@@ -709,18 +710,24 @@ class Ho1ExecutorTest {
   }
 
   @Test
-  void tightBudget_capsMaxTokensAtWhatTheBudgetLeavesAfterThePrompt() { // seed 19-20: budget is law
+  void tightBudget_aCallWhosePromptAndMaxTokensDoNotFit_isNotSent_andOneThatFitsKeepsItsMaxTokens() {
+    // seed 19-20, budget is law; issue 20: a call reserves its prompt's estimate plus all of max_tokens.
     provider.thenText(ANSWER_JSON, 10, 5).thenText(ANSWER_JSON, 10, 5);
     h.run(WorkOrders.synthesize("hello"));
-    long promptTokens = TokenEstimate.ofPrompt(provider.requests.get(0));
-    long budget = promptTokens + 100;
+    PromptRequest first = provider.requests.get(0);
+    long reservation = TokenEstimate.ofPrompt(first) + first.maxTokens();
 
-    h.run(WorkOrders.synthesize("hello", budget, 1));
+    WorkOrder tooTight = h.run(WorkOrders.synthesize("hello", reservation - 1, 1)).workOrder();
+    assertEquals(WoState.FAILED, tooTight.state());
+    assertEquals("budget_exhausted", tooTight.error().code());
+    assertTrue(tooTight.error().message().contains("it was not sent"), tooTight.error().message());
+    assertEquals(1, provider.requests.size(), "not sent");
 
-    PromptRequest sent = provider.requests.get(1);
-    assertEquals(promptTokens, TokenEstimate.ofPrompt(sent), "the same prompt both times");
-    assertEquals(100, sent.maxTokens(), "the output may use only what the prompt leaves of the budget");
+    h.run(WorkOrders.synthesize("hello", reservation, 1));
+    assertEquals(2, provider.requests.size());
+    assertEquals(first.maxTokens(), provider.requests.get(1).maxTokens(), "max_tokens is never cut to fit");
   }
+
 
   @Test
   void toolCallWorkOrderWhoseToolIsRefused_failsWithToolError() { // seed 4, 24

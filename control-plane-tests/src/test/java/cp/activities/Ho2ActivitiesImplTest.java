@@ -46,7 +46,8 @@ class Ho2ActivitiesImplTest {
             .build())
         .build());
     worker = new RunTwice(
-        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(Catalog.loadDefault(), ledgers, Clock.systemUTC())));
+        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(Catalog.loadDefault(), ledgers, Clock.systemUTC()), ActivityContextSource.TEMPORAL,
+            cp.observability.Telemetry.NOOP));
     env.registerActivitiesImplementations(worker);
     ho2 = env.newActivityStub(Ho2Activities.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofSeconds(30)).build());

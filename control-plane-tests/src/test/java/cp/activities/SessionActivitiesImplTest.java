@@ -41,7 +41,8 @@ class SessionActivitiesImplTest {
   @BeforeEach
   void setUp() {
     ledgers = Ledgers.open(home);
-    session = new SessionActivitiesImpl(catalog, ledgers);
+    session = new SessionActivitiesImpl(catalog, ledgers, cp.activities.ActivityContextSource.TEMPORAL,
+        cp.observability.Telemetry.NOOP);
   }
 
   @AfterEach
@@ -94,6 +95,24 @@ class SessionActivitiesImplTest {
 
   // STYLE: permanent failures are explicit: an unknown class is an unknown_agent_class no retry can fix
   // (issue 12: the session turns it into start_refused naming the class).
+  /**
+   * Issue 20: the profile says what the agent's smallest call reserves, the classify prompt for an
+   * empty message (estimated as the gateway estimates) plus the classify contract's max_tokens, so
+   * the session can refuse a turn it cannot pay for before anything runs.
+   */
+  @Test
+  void profile_knowsWhatItsSmallestCallReserves() {
+    for (String cls : List.of("ADMIN", "RESIDENT")) {
+      AgentProfile p = session.profile(cls);
+      var classify = catalog.contract(cp.model.ContractIds.CLASSIFY);
+      var prompt = new cp.contracts.PromptRenderer().render(catalog.promptPack(classify.promptPackId()),
+          cp.model.Json.object().put("user_input", ""), catalog.agent(cls));
+      long estimate = cp.gateway.TokenEstimate.ofChars(prompt.system().length() + prompt.user().length());
+      assertEquals(estimate + classify.boundary().maxTokens(), p.smallestCallTokens(), cls);
+      assertTrue(p.smallestCallTokens() > classify.boundary().maxTokens() + 100, cls + ": the prompt counts too");
+    }
+  }
+
   @Test
   void profile_ofAnUnknownClass_isANonRetryableUnknownAgentClass() {
     ApplicationFailure f = assertThrows(ApplicationFailure.class, () -> session.profile("NOBODY"));
@@ -179,7 +198,7 @@ class SessionActivitiesImplTest {
         return call.call();
       }
     };
-    SessionActivitiesImpl direct = new SessionActivitiesImpl(catalog, ledgers, fixed);
+    SessionActivitiesImpl direct = new SessionActivitiesImpl(catalog, ledgers, fixed, cp.observability.Telemetry.NOOP);
     SessionEvent start = new SessionEvent("SESSION_START", "SESSION_START", SID, "STARTED", "started",
         Json.object().put("agent_class", "ADMIN"));
 

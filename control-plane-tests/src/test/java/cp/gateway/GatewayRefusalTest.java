@@ -80,30 +80,42 @@ class GatewayRefusalTest {
   // ------------------------------------------------------------------ budget
 
   @Test
-  void budgetNotAboveTheEstimate_isRejectedAsBudgetExhausted_withoutAProviderCall() {
-    long estimate = TokenEstimate.ofPrompt(request().build());
-    PromptResponse equal = h.route(request().tokenBudgetRemaining(estimate));
-    PromptResponse below = h.route(request().tokenBudgetRemaining(estimate - 1));
+  void budgetNotAboveThePromptEstimatePlusMaxTokens_isRejectedAsBudgetExhausted_withoutAProviderCall() {
+    long reservation = TokenEstimate.ofPrompt(request().build()) + 1024;
+    PromptResponse below = h.route(request().maxTokens(1024).tokenBudgetRemaining(reservation - 1));
+    PromptResponse onlyThePrompt = h.route(request().maxTokens(1024)
+        .tokenBudgetRemaining(TokenEstimate.ofPrompt(request().build())));
 
-    for (PromptResponse r : List.of(equal, below)) {
+    for (PromptResponse r : List.of(below, onlyThePrompt)) {
       assertEquals(RouteOutcome.REJECTED, r.outcome());
       assertEquals(Gateway.BUDGET_EXHAUSTED, r.errorCode());
     }
     assertEquals(0, h.provider.calls());
     assertEquals(List.of(Gateway.BUDGET_EXHAUSTED, Gateway.BUDGET_EXHAUSTED),
         h.rejections().stream().map(e -> e.metaText("error_code")).toList());
+    assertTrue(h.rejections().get(0).metaText("error_message").contains("it was not sent"));
   }
 
+  /**
+   * Issue 20 §2: a call started with 5,940 tokens left used 9,010 (the session ended 5.1 % over its
+   * cap): max_tokens was cut to what the estimate left over, and the prompt cost more than its
+   * estimate. A call now reserves its prompt's estimate plus all of its max_tokens, or is not sent.
+   */
   @Test
-  void budgetSmallerThanMaxTokens_capsTheMaxTokensTheProviderReceives() {
-    long estimate = TokenEstimate.ofPrompt(request().build());
-    h.provider.answers(reply("ok")).answers(reply("ok"));
+  void theOvershootCase_aBigPromptWith5940TokensLeft_isNotSent_andOneThatFitsIsSentWithItsMaxTokens() {
+    String big = "x".repeat(4_900 * TokenEstimate.CHARS_PER_TOKEN);
+    PromptResponse r = h.route(request().messages(List.of(Message.user(big))).maxTokens(4096)
+        .tokenBudgetRemaining(5_940L));
 
-    h.route(request().maxTokens(1024).tokenBudgetRemaining(estimate + 200));
-    assertEquals(200, h.provider.lastRequest().maxTokens());
+    assertEquals(RouteOutcome.REJECTED, r.outcome());
+    assertEquals(Gateway.BUDGET_EXHAUSTED, r.errorCode());
+    assertEquals(0, h.provider.calls(), "nothing was sent, nothing was paid");
 
-    h.route(request().maxTokens(1024).tokenBudgetRemaining(estimate + 5000));
-    assertEquals(1024, h.provider.lastRequest().maxTokens(), "a budget with room leaves max_tokens alone");
+    h.provider.answers(reply("ok"));
+    long reservation = TokenEstimate.ofPrompt(request().build()) + 1024;
+    h.route(request().maxTokens(1024).tokenBudgetRemaining(reservation));
+    assertEquals(1, h.provider.calls());
+    assertEquals(1024, h.provider.lastRequest().maxTokens(), "max_tokens is never cut to fit");
   }
 
   @Test

@@ -33,7 +33,7 @@ class FailureCodeTest {
       "ledger_unwritable", "ledger_full", "ledger_unavailable", "config_error", "attention_timeout", "attention_empty",
       "contract_not_found", "input_schema_invalid", "output_schema_invalid", "turn_limit_exceeded", "gateway_error",
       "tool_error", "ho2_failed", "unavailable", "quality_gate_rejected", "turn_deadline_exceeded", "turn_refused",
-      "session_ended", "start_refused", "unknown_agent_class", "unknown_query", "approval_refused");
+      "session_ended", "start_refused", "unknown_agent_class", "unknown_query", "approval_refused", "unknown_update");
 
   /** The literal doNotRetry list TemporalOptions had: still refused, every one. */
   private static final List<String> NON_RETRYABLE_BEFORE = List.of(

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.model.AgentProfile;
 import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
 import cp.model.Json;
 import cp.model.PendingApproval;
 import cp.model.Refusal;
 import cp.model.SessionInput;
-import cp.model.ToolApproval;
 import cp.model.ToolCallRequest;
 import cp.model.TurnOutcome;
 import cp.model.TurnRequest;
@@ -58,16 +56,8 @@ class ApprovalWorkflowTest {
   }
 
   private SessionWorkflow startWithWriteTool(long timeoutSeconds, long turnDeadlineSeconds) {
-    AgentProfile p = FakeActivities.profile(100_000, 50);
-    session.profile = new AgentProfile(p.agentClass(), p.agentId(), p.frameworkId(), p.attentionTemplateId(),
-        List.of("read_file", "write_file"), p.sessionTokenLimit(), p.turnLimit(), p.timeoutSeconds(),
-        p.idleTimeoutSeconds(), p.woTokenBudget(), p.woTurnLimit(), p.woTimeoutSeconds(), p.maxMessageBytes(),
-        p.maxRetries(), p.maxResponseChars(), turnDeadlineSeconds,
-        List.of(new ToolApproval("write_file", timeoutSeconds, false)));
-    AtomicInteger round = new AtomicInteger();
-    ho1.synthesize = r -> round.incrementAndGet() == 1
-        ? ho1.toolUse("write_file", Json.parse("{\"path\":\"HO2/notes.md\",\"content\":\"a\\nb\\n\"}"))
-        : ho1.text("{\"response_text\":\"done\"}");
+    session.profile = ApprovalScenario.writeToolProfile(timeoutSeconds, turnDeadlineSeconds, List.of());
+    ApprovalScenario.writesOnceThenAnswers(ho1);
     WorkflowClient.start(h.sessionStub(SID)::run, new SessionInput(SID, "ADMIN", null, 0));
     return h.client.newWorkflowStub(SessionWorkflow.class, SID);
   }
@@ -77,16 +67,9 @@ class ApprovalWorkflowTest {
   }
 
   private static PendingApproval awaitPending(SessionWorkflow s) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < until) {
-      var st = s.state();
-      if (st != null && !st.pendingApprovals().isEmpty()) {
-        return st.pendingApprovals().get(0);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no approval became pending");
+    return ApprovalScenario.awaitPending(s);
   }
+
 
   private static ApplicationFailure refusal(Runnable r) {
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, r::run);

@@ -64,6 +64,8 @@ final class FakeActivities {
     /** When set, every round and degraded call fails as the gateway does when HOT cannot record it. */
     volatile String hotUnwritable;
     volatile boolean failDegraded;
+    /** When set, the degraded call is refused by the gateway with this code (e.g. budget_exhausted). */
+    volatile String refuseDegraded;
     volatile String degradedText = "degraded answer";
     volatile double degradedCost = 0;
     /**
@@ -177,6 +179,9 @@ final class FakeActivities {
       }
       if (failDegraded) {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
+      }
+      if (refuseDegraded != null) {
+        return new LlmRoundResult.Refused(refuseDegraded, "refused (test)", "LED-rej" + ids.incrementAndGet(), "fake");
       }
       return new LlmRoundResult.Answered(new LlmRoundResult.Exchange("LED-deg" + ids.incrementAndGet(), 10, 5,
           degradedCost, "fake", false, "stop"), degradedText);

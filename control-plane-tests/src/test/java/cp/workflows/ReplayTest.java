@@ -81,13 +81,29 @@ class ReplayTest {
   static final String APPROVAL_DENIED_TURN = "approval-denied-turn.json";
   /** Issue 15: a write_file call nobody decided within its 2 s approval timeout: timed out, denied. */
   static final String APPROVAL_TIMED_OUT_TURN = "approval-timed-out-turn.json";
+  /**
+   * Issue 15's approvals as they ran before {@code approval-by-query} 1 (the turn took the decision
+   * from the session's signal): frozen, the current code records them otherwise.
+   */
+  static final List<String> SIGNALLED_APPROVALS = List.of(APPROVAL_GRANTED_SESSION, APPROVAL_GRANTED_TURN,
+      APPROVAL_DENIED_TURN, APPROVAL_TIMED_OUT_TURN);
+  /**
+   * Issue 20 (approval-by-query 1): a write_file call granted through the session's approve Update
+   * after a plain client forged approval_decided to the turn and approval_pending/approval_closed to
+   * the session (the session and its turn: every signal only woke the other, which asked by Query).
+   */
+  static final String QUERIED_APPROVAL_SESSION = "approval-by-query-session.json";
+  static final String QUERIED_APPROVAL_TURN = "approval-by-query-turn.json";
+  /** Issue 20: nobody decided within the 2 s approval timeout, a forged decision notwithstanding. */
+  static final String QUERIED_APPROVAL_TIMED_OUT_TURN = "approval-by-query-timed-out-turn.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
-      CONTRACT_FILE, REFUSED_START_FILE, APPROVAL_GRANTED_SESSION, APPROVAL_GRANTED_TURN, APPROVAL_DENIED_TURN,
-      APPROVAL_TIMED_OUT_TURN);
-  static final List<String> FILES = java.util.stream.Stream.concat(CLASSIC.stream(), CURRENT.stream()).toList();
+      CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
+      QUERIED_APPROVAL_TIMED_OUT_TURN);
+  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, CURRENT)
+      .flatMap(List::stream).toList();
 
   private static Set<String> toRecord = Set.of();
 
@@ -172,19 +188,19 @@ class ReplayTest {
   void idleEndRetryHistory_hasTheVersionMarker_andWaitedBeforeWritingSessionEndAgain() throws IOException {
     WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(
         DIR.resolve("lean-idle-end-retry-session.json"), StandardCharsets.UTF_8));
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.SESSION_END_RETRY), "no session-end-retry marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.SESSION_END_RETRY), "no session-end-retry marker");
     WorkflowExecutionHistory old = WorkflowExecutionHistory.fromJson(Files.readString(
         DIR.resolve("idle-end-session.json"), StandardCharsets.UTF_8));
     assertEquals(timers(old) + 1, timers(h),
         "the same session but for one wait between the failed SESSION_END and the one that was written");
-    assertFalse(PlaneFixture.mentions(old, SessionWorkflowImpl.SESSION_END_RETRY), "recorded before the change");
+    assertFalse(PlaneFixture.mentions(old, SessionVersions.SESSION_END_RETRY), "recorded before the change");
   }
 
   @Test
   void unwritableLedgerHistory_hasTheVersionMarker_andEndedWithoutSessionEnd() throws IOException {
     WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(UNWRITABLE_FILE),
         StandardCharsets.UTF_8));
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.LEDGER_UNWRITABLE), "no ledger-unwritable marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.LEDGER_UNWRITABLE), "no ledger-unwritable marker");
     assertTrue(PlaneFixture.mentions(h, "SESSION_END could not be written"), "end reported the missing SESSION_END");
     assertTrue(h.getEvents().stream().anyMatch(e -> e.hasWorkflowExecutionCompletedEventAttributes()),
         "the session completed");
@@ -196,7 +212,7 @@ class ReplayTest {
     WorkflowExecutionHistory deadline = history(DEADLINE_FILE);
     WorkflowExecutionHistory degraded = history(DEGRADED_COSTS_FILE);
     for (WorkflowExecutionHistory h : List.of(limit, deadline, degraded)) {
-      assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.ROUND2_SESSION), "no round2-session marker");
+      assertTrue(PlaneFixture.mentions(h, SessionVersions.ROUND2_SESSION), "no round2-session marker");
     }
     assertEquals(2, count(limit, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
         "two turns and no end Update: the turn limit ended the session");
@@ -206,7 +222,7 @@ class ReplayTest {
     assertTrue(PlaneFixture.mentions(deadline, SessionWorkflowImpl.TURN_DEADLINE_EXCEEDED));
     assertEquals(List.of("\"SessionProfile\"", "\"SessionRecord\"", "\"SessionTurnCost\"", "\"SessionRecord\""),
         localActivities(deadline), "SESSION_START, the cancelled turn's cost, SESSION_END: no DEGRADATION");
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.ROUND2_SESSION),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.ROUND2_SESSION),
         "recorded before the change");
     WorkflowExecutionHistory cancelledTurn = history(DEADLINE_TURN_FILE);
     assertTrue(PlaneFixture.mentions(cancelledTurn, TurnWorkflowImpl.ROUND2_TURN), "no round2-turn marker");
@@ -224,10 +240,10 @@ class ReplayTest {
   @Test
   void startFirstHistory_hasTheVersionMarker_andEndsAfterItsStart() throws IOException {
     WorkflowExecutionHistory h = history(START_FIRST_FILE);
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.START_FIRST), "no start-first marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.START_FIRST), "no start-first marker");
     List<String> las = localActivities(h);
     assertEquals("\"SessionRecord\"", las.get(las.size() - 1), "SESSION_END written last");
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.START_FIRST),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.START_FIRST),
         "recorded before the change");
   }
 
@@ -235,19 +251,19 @@ class ReplayTest {
   void contractHistories_haveTheVersionMarker_setTheirOwnSearchAttributes_andRefuseABadStartAtOnce()
       throws IOException {
     WorkflowExecutionHistory h = history(CONTRACT_FILE);
-    assertTrue(PlaneFixture.mentions(h, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertTrue(PlaneFixture.mentions(h, SessionVersions.CONTRACT_DEFENCE), "no contract-defence marker");
     assertTrue(count(h, io.temporal.api.enums.v1.EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES) >= 2,
         "the session set its search attributes at start and CpTurn after its turn");
     assertTrue(h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getSearchAttributes()
         .getIndexedFieldsCount() == 0, "recorded from a start without search attributes");
     WorkflowExecutionHistory refused = history(REFUSED_START_FILE);
-    assertTrue(PlaneFixture.mentions(refused, SessionWorkflowImpl.CONTRACT_DEFENCE), "no contract-defence marker");
+    assertTrue(PlaneFixture.mentions(refused, SessionVersions.CONTRACT_DEFENCE), "no contract-defence marker");
     assertEquals(1, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED));
     assertEquals(0, count(refused, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
         "failed at once, not by failing its first task");
     assertEquals(List.of(), localActivities(refused), "nothing ran for a refused start");
     assertTrue(PlaneFixture.mentions(refused, "agent_class is missing"));
-    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionWorkflowImpl.CONTRACT_DEFENCE),
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.CONTRACT_DEFENCE),
         "recorded before the change");
   }
 
@@ -257,6 +273,12 @@ class ReplayTest {
         .filter(m -> m.getMarkerName().equals("LocalActivity"))
         .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8())
         .toList();
+  }
+
+  /** The (remote) activities a history scheduled, by type. */
+  private static List<String> activities(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName()).toList();
   }
 
   private static WorkflowExecutionHistory history(String file) throws IOException {
@@ -270,12 +292,12 @@ class ReplayTest {
   private static long timers(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasTimerStartedEventAttributes())
         .filter(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds()
-            == SessionWorkflowImpl.SESSION_END_RETRY_INTERVAL.getSeconds())
+            == SessionEnding.RETRY_INTERVAL.getSeconds())
         .count();
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json"})
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer changed = new HistoryReplayer(ChangedTurnWorkflowImpl.class)) {
@@ -312,6 +334,42 @@ class ReplayTest {
         "turn, approve, end");
     assertFalse(PlaneFixture.mentions(history("lean-tool-loop-turn.json"), ApprovalGate.TOOL_APPROVAL),
         "a tool that needs no approval leaves no marker");
+  }
+
+  @Test
+  void queriedApprovalHistories_haveTheMarker_askTheOtherSide_andRanOnlyWhatTheUpdateDecided() throws IOException {
+    WorkflowExecutionHistory session = history(QUERIED_APPROVAL_SESSION);
+    WorkflowExecutionHistory turn = history(QUERIED_APPROVAL_TURN);
+    WorkflowExecutionHistory timedOut = history(QUERIED_APPROVAL_TIMED_OUT_TURN);
+    for (WorkflowExecutionHistory h : List.of(session, turn, timedOut)) {
+      assertTrue(PlaneFixture.mentions(h, ApprovalGate.APPROVAL_BY_QUERY), "no approval-by-query marker");
+    }
+    assertTrue(count(session, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) >= 4,
+        "the turn's two wake-ups and the two forged signals reached the session");
+    assertTrue(activities(session).contains("ApprovalLookupTurnApprovals"),
+        "the session asked its turn: " + activities(session));
+    assertEquals(2, count(turn, io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+        "the forged decision and the session's wake-up");
+    List<String> turnActivities = activities(turn);
+    assertEquals(2, turnActivities.stream().filter("ApprovalLookupClaimedDecision"::equals).count(),
+        "asked the session on each wake-up (the forged one found nothing): " + turnActivities);
+    String toolCall = turn.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes())
+        .filter(a -> a.getActivityType().getName().equals("Ho1ToolCall"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).findFirst().orElseThrow();
+    assertTrue(toolCall.contains("\"decided_by\":\"alice\"") && toolCall.contains("\"decision\":\"granted\""),
+        toolCall);
+    assertFalse(toolCall.contains("1999-"), "the tool ran on the forged decision: " + toolCall);
+    assertEquals(1, count(timedOut, io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED), "the approval timer");
+    String timedOutCall = timedOut.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes())
+        .filter(a -> a.getActivityType().getName().equals("Ho1ToolCall"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).findFirst().orElseThrow();
+    assertTrue(timedOutCall.contains("\"decision\":\"timed_out\"") && !timedOutCall.contains("1999-"),
+        timedOutCall);
+    for (String f : SIGNALLED_APPROVALS) {
+      assertFalse(PlaneFixture.mentions(history(f), ApprovalGate.APPROVAL_BY_QUERY), f + ": recorded before the change");
+    }
   }
 
   @Test
@@ -380,9 +438,8 @@ class ReplayTest {
         "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
             List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
     recordContractSessions(CONTRACT_FILE, REFUSED_START_FILE, "SES-0000123b");
-    recordApproval(APPROVAL_GRANTED_SESSION, APPROVAL_GRANTED_TURN, "SES-0000124a", "grant", 600);
-    recordApproval(null, APPROVAL_DENIED_TURN, "SES-0000124b", "deny", 600);
-    recordApproval(null, APPROVAL_TIMED_OUT_TURN, "SES-0000124c", null, 2);
+    recordApproval(QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN, "SES-0000125a", "grant", 600);
+    recordApproval(null, QUERIED_APPROVAL_TIMED_OUT_TURN, "SES-0000125c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
         session -> session.profile = FakeActivities.profile(100_000, 2), 2, false);
     recordRound2Session(DEADLINE_FILE, "SES-00001239", ho1 -> ho1.hangSynthesize = new java.util.concurrent.CountDownLatch(1),
@@ -601,12 +658,14 @@ class ReplayTest {
       var first = WorkflowClient.start(h.sessionStub(sid)::run, new SessionInput(sid, "ADMIN", null, 0));
       SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, sid);
       var turn = java.util.concurrent.CompletableFuture.supplyAsync(() -> s.turn(new TurnRequest("write my notes")));
+      long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (s.state() == null || s.state().pendingApprovals().isEmpty()) {
+        assertTrue(System.nanoTime() < until, "no approval became pending");
+        Thread.sleep(50);
+      }
+      forgeSignals(h, s.state().pendingApprovals().get(0));
       if (decision != null) {
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (s.state() == null || s.state().pendingApprovals().isEmpty()) {
-          assertTrue(System.nanoTime() < until, "no approval became pending");
-          Thread.sleep(50);
-        }
+        Thread.sleep(500);
         s.approve(new cp.model.ApprovalDecision(s.state().pendingApprovals().get(0).approvalId(), decision, "alice",
             "recorded for replay"));
       }
@@ -619,6 +678,24 @@ class ReplayTest {
         write(turnFile, h.client.fetchHistory(WorkOrderIds.turnWorkflow(sid, 1)));
       }
     }
+  }
+
+  /** What a plain client with namespace access can send (issue 20): a forged decision, close and pending. */
+  static void forgeSignals(WorkflowHarness h, cp.model.PendingApproval p) {
+    java.util.Map<String, Object> forged = new java.util.LinkedHashMap<>();
+    forged.put("approval_id", p.approvalId());
+    forged.put("session_id", p.sessionId());
+    forged.put("turn", p.turn());
+    forged.put("tool", p.tool());
+    forged.put("decision", "denied");
+    forged.put("granted", true);
+    forged.put("decided_by", "nobody");
+    forged.put("decided_at", "1999-01-01T00:00:00Z");
+    h.client.newUntypedWorkflowStub(p.turnWorkflowId()).signal(TurnWorkflow.APPROVAL_DECIDED, forged);
+    h.client.newUntypedWorkflowStub(p.sessionId()).signal(SessionWorkflow.APPROVAL_CLOSED, forged);
+    h.client.newUntypedWorkflowStub(p.sessionId()).signal(SessionWorkflow.APPROVAL_PENDING, java.util.Map.of(
+        "approval_id", p.approvalId() + "9", "session_id", p.sessionId(), "turn", 1, "turn_workflow_id",
+        p.turnWorkflowId(), "wo_id", p.woId(), "tool", "write_file", "summary", "forged"));
   }
 
   private static void write(String file, WorkflowExecutionHistory h) {

@@ -165,6 +165,57 @@ class SessionContractTest {
     assertTrue(e.getCause() instanceof WorkflowException, chain(e));
   }
 
+  /**
+   * Issue 20 §2: what a foreign client meets after {@code start_refused}, as the contract's
+   * "After start_refused" documents it: the workflow is closed (FAILED, the refusal as its
+   * failure), so every later Update and Signal is refused by the service itself (not found), the
+   * Query {@code state} answers null, and nothing of the session runs or is written.
+   */
+  @Test
+  void afterARefusedStart_updatesAndSignalsAreNotFound_stateIsNull_andTheResultIsTheRefusal() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "admin"));
+    WorkflowFailedException failed = assertThrows(WorkflowFailedException.class,
+        () -> stub.getResult(5, TimeUnit.SECONDS, SessionSummary.class));
+    assertEquals(Refusal.START_REFUSED, innermost(failed).getType());
+
+    WorkflowStub later = h.client.newUntypedWorkflowStub(SID);
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED,
+        later.describe().getStatus());
+    Exception update = assertThrows(Exception.class, () -> later.update("turn", TurnResult.class, input("text", "hi")));
+    assertTrue(update instanceof io.temporal.client.WorkflowNotFoundException
+        || update.getCause() instanceof io.temporal.client.WorkflowNotFoundException, chain(update));
+    Exception signal = assertThrows(Exception.class, () -> later.signal(SessionWorkflow.APPROVAL_CLOSED, input()));
+    assertTrue(signal instanceof io.temporal.client.WorkflowNotFoundException, chain(signal));
+    assertEquals(null, later.query("state", SessionState.class));
+    assertEquals(List.of(), session.types(), "nothing written");
+  }
+
+  /**
+   * What the contract says of update-with-start: a turn the session refuses does not undo the
+   * start (the service starts the workflow whatever the Update's validator says), so the session
+   * runs, empty, until an {@code end} or its idle timeout. Pins the documented behaviour.
+   */
+  @Test
+  void updateWithStart_whoseTurnIsRefused_leavesTheStartedSessionRunning_untilItIsEnded() throws Exception {
+    SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(SID)
+        .setWorkflowIdConflictPolicy(io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+        .build());
+    io.temporal.client.WithStartWorkflowOperation<SessionSummary> start =
+        new io.temporal.client.WithStartWorkflowOperation<>(stub::run, new SessionInput(SID, "ADMIN", null, 0));
+    assertThrows(WorkflowUpdateException.class, () -> io.temporal.client.WorkflowClient.executeUpdateWithStart(
+        stub::turn, new TurnRequest(" "), io.temporal.client.UpdateOptions.<TurnResult>newBuilder()
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED).build(), start));
+
+    WorkflowStub session = h.client.newUntypedWorkflowStub(SID);
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+        session.describe().getStatus(), "the start stands though the turn was refused");
+    assertEquals(0, session.query("state", SessionState.class).turns());
+    session.update("end", SessionSummary.class);
+    assertEquals("end", session.getResult(5, TimeUnit.SECONDS, SessionSummary.class).endReason());
+  }
+
   @Test
   void theWorkflowSetsItsOwnSearchAttributes() {
     WorkflowStub stub = foreign(SID);
@@ -217,6 +268,45 @@ class SessionContractTest {
     assertEquals("end", st.endReason());
     assertEquals(1, st.turns());
     assertEquals("end", stub.getResult(SessionSummary.class).endReason());
+  }
+
+  @Test
+  void anUnknownUpdate_isRefusedTypedAndNonRetryable_withOurCode_andNothingHappens() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+    stub.query("state", com.fasterxml.jackson.databind.JsonNode.class);
+
+    io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> stub.update("approve_all", Object.class, input("everything", true)));
+
+    ApplicationFailure af = innermost(e);
+    assertEquals("unknown_update", af.getType(), chain(e));
+    assertTrue(af.isNonRetryable(), "a foreign client must not retry it");
+    assertEquals("unknown_update", code(af).code());
+    assertTrue(af.getOriginalMessage().contains("unknown update 'approve_all' (known: turn, end, approve)"),
+        af.getOriginalMessage());
+    assertClean(af.getOriginalMessage());
+    assertEquals(0, stub.query("state", cp.model.SessionState.class).turns(), "nothing happened");
+  }
+
+  @Test
+  void theStateQuery_listsPendingApprovalsAsAnEmptyList_whenNoneWait() {
+    WorkflowStub stub = foreign(SID);
+    stub.start(input("session_id", SID, "agent_class", "ADMIN"));
+
+    com.fasterxml.jackson.databind.JsonNode state = stub.query("state", com.fasterxml.jackson.databind.JsonNode.class);
+
+    assertTrue(state.has("pending_approvals"), "pending_approvals is left out: " + state);
+    assertTrue(state.get("pending_approvals").isArray() && state.get("pending_approvals").isEmpty(), state.toString());
+  }
+
+  @Test
+  void aStartCarryingAStateWithoutItsProfile_isRefusedAtOnce_insteadOfFailingItsFirstTaskForEver() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ADMIN", "carried",
+        Map.of("turns", 3)));
+    assertEquals("carried", code(af).field(), af.getOriginalMessage());
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED,
+        h.client.newUntypedWorkflowStub(SID).describe().getStatus(), "no running workflow is left behind");
   }
 
   @Test

@@ -443,4 +443,61 @@ class SessionWorkflowTest {
     assertEquals(TurnOutcome.SUCCESS, next.outcome());
     assertEquals(2, next.turn());
   }
+
+  /**
+   * Issue 20 §2: a RESIDENT session with 138 of 60,000 tokens left started turn after turn, each
+   * failed, counted against the turn limit and blamed a work order's budget. Now the session
+   * refuses the turn up front, naming its own budget (typed: level, cap, spent, needed), when it
+   * cannot pay for the turn's smallest call; nothing runs and no turn is used.
+   */
+  @Test
+  void aSessionThatCannotPayForItsSmallestCall_refusesTheTurnUpFront_namingTheSessionBudget() {
+    session.profile = new cp.model.AgentProfile("RESIDENT", "resident-001", "FMWK-005", "ATT-RESIDENT-001", List.of(),
+        60_000, 20, 3600, 900, 16_000, 3, 120, 32_000, 2, 200).withSmallestCallTokens(1_600);
+    ho1.tokensPerCall = 29_932; // classify 29,932 + synthesize 29,930: 59,862 tokens, 138 left
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Answered(new cp.model.LlmRoundResult.Exchange("LED-big", 29_000,
+        930, 0.01, "fake-model", false, "stop"), "{\"response_text\":\"noted\"}");
+    SessionWorkflow s = start(0);
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("remember this")).outcome());
+    assertEquals(138, s.state().tokensRemaining());
+    int llmCallsBefore = ho1.rounds.size();
+
+    io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> s.turn(new TurnRequest("and now?")));
+
+    io.temporal.failure.ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.temporal.failure.ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, String.valueOf(e));
+    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
+    assertEquals("budget_exhausted", refusal.code());
+    assertEquals("session", refusal.level());
+    assertEquals(60_000L, refusal.cap());
+    assertEquals(59_862L, refusal.spent());
+    assertEquals(1_600L + 2, refusal.needed(), "the smallest call plus the message's own estimate");
+    assertTrue(af.getOriginalMessage().contains("138 of 60000 tokens left (budget.session_token_limit)"),
+        af.getOriginalMessage());
+    assertFalse(af.getOriginalMessage().contains("wo_token_budget"), af.getOriginalMessage());
+    assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
+    assertEquals(llmCallsBefore, ho1.rounds.size(), "nothing ran");
+  }
+
+  /** Issue 20: a fallback call the session cannot pay for says so, not "temporarily unavailable". */
+  @Test
+  void aDegradedCallRefusedForTheBudget_saysTheSessionBudget_notUnavailable() {
+    ho1.failGateway = true;
+    ho1.refuseDegraded = "budget_exhausted";
+    SessionWorkflow s = start(0);
+
+    TurnResult r = s.turn(new TurnRequest("hello"));
+
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("budget_exhausted", r.errorCode());
+    assertTrue(r.response().contains("token budget cannot pay for the direct fallback call"), r.response());
+    assertFalse(r.response().contains("temporarily unavailable"), r.response());
+  }
 }

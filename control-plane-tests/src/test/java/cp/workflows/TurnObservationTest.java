@@ -70,7 +70,8 @@ class TurnObservationTest {
       worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(WorkerSettings.defaults()
           .withTaskQueue(WorkflowHarness.QUEUE).withRetry(Duration.ofMillis(10), Duration.ofMillis(50), 3)),
           SessionWorkflowImpl.class, TurnWorkflowImpl.class);
-      worker.registerActivitiesImplementations(ho1, new FakeActivities.Ho2(), session, new FakeActivities.Approvals());
+      worker.registerActivitiesImplementations(ho1, new FakeActivities.Ho2(), session, new FakeActivities.Approvals(),
+          new cp.activities.ApprovalLookupActivitiesImpl(env.getWorkflowClient()));
       env.start();
       WorkflowClient client = env.getWorkflowClient();
       SessionWorkflow stub = client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()

@@ -247,4 +247,30 @@ class TurnWorkflowTest {
     long left = 200_000 - r.costSummary().totalTokens();
     assertTrue(r.response().contains(left + " of 200000"), "says what the session has left: " + r.response());
   }
+
+  /**
+   * Issue 20 §2: RESIDENT with 138 of 60,000 tokens left. The synthesize work order gets what the
+   * session has left (138, not its own cap of 16,000), and its first call does not fit (the
+   * gateway refuses it unsent, budget_exhausted): it is the session's budget that ran out, so the
+   * message names it and never advises raising budget.wo_token_budget.
+   */
+  @Test
+  void theSessionsBudgetRunningOutMidway_isNamed_notTheWorkOrders() {
+    profile = new AgentProfile("RESIDENT", "resident-001", "FMWK-005", "ATT-RESIDENT-001", List.of(), 60_000, 20, 3600,
+        900, 16_000, 3, 120, 32_000, 2, 200);
+    ho1.tokensPerCall = 100;
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted", "the budget has " + r.tokenBudgetRemaining()
+        + " tokens left and this call reserves about 5200 (prompt about 1104 + max_tokens 4096); it was not sent",
+        "LED-rej", "fake-model");
+    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 238, profile));
+
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("budget_exhausted", r.errorCode());
+    WorkOrder synth = Json.convert(ho2.events.get(2).metadata().get("work_order"), WorkOrder.class);
+    assertEquals(138, synth.constraints().tokenBudget(), "the work order got what the session had left");
+    assertFalse(r.response().contains("wo_token_budget"), "the wrong budget's advice: " + r.response());
+    assertTrue(r.response().contains("budget.session_token_limit = 60000") && r.response().contains("has 138 tokens"
+        + " left"), r.response());
+    assertTrue(r.response().contains("it was not sent"), "says why the call did not run: " + r.response());
+  }
 }

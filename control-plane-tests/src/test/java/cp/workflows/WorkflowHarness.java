@@ -50,7 +50,8 @@ final class WorkflowHarness implements AutoCloseable {
     worker = env.newWorker(QUEUE, TemporalOptions.workerOptions(true, "test"));
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(settings),
         SessionWorkflowImpl.class, TurnWorkflowImpl.class);
-    worker.registerActivitiesImplementations(ho1, ho2, session, approvals);
+    worker.registerActivitiesImplementations(ho1, ho2, session, approvals,
+        new cp.activities.ApprovalLookupActivitiesImpl(env.getWorkflowClient()));
     env.start();
     client = env.getWorkflowClient();
   }

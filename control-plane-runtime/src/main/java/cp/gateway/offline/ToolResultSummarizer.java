@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -34,8 +33,6 @@ public final class ToolResultSummarizer {
   private static final Pattern FAIL = Pattern.compile("\\bfail(ed|ure)?\\b|passed=false", Pattern.CASE_INSENSITIVE);
   /** A SHA-256 in hex, alone or as {@code sha256:<hex>}. */
   private static final Pattern SHA256 = Pattern.compile("\\b(sha256:)?[0-9a-f]{64}\\b");
-  /** Our work-order ids carry the turn: {@code WO-<session hex>-<turn>-<seq>}. */
-  private static final Pattern WORK_ORDER = Pattern.compile("WO-[0-9a-f]+-(\\d{4,})-\\d{2,}");
   /** list_packages' lines: kind, id, version, file (then the SHA-256). */
   private static final int CATALOG_LINE_FIELDS = 4;
   /** "2026-11-23T15:53:23": the date and the time to the second. */
@@ -153,10 +150,8 @@ public final class ToolResultSummarizer {
       sb.append(at, 0, 10).append(' ').append(at, 11, TIMESTAMP_TO_SECONDS).append(' ');
     }
     sb.append(e.path("event_type").asText());
-    Matcher wo = WORK_ORDER.matcher(java.util.Objects.requireNonNullElse(cp.ledger.LedgerKeys.workOrderId(m), ""));
-    if (wo.matches()) {
-      sb.append(" turn ").append(Integer.parseInt(wo.group(1)));
-    }
+    cp.model.WorkOrderId.parse(java.util.Objects.requireNonNullElse(cp.ledger.LedgerKeys.workOrderId(m), ""))
+        .ifPresent(wo -> sb.append(" turn ").append(wo.turn()));
     String contract = m.path("contract_id").asText("");
     if (!contract.isEmpty()) {
       sb.append(' ').append(contract);

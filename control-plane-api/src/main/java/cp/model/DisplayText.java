@@ -1,0 +1,63 @@
+package cp.model;
+
+/**
+ * Text from outside (a model's tool arguments, a file's lines, an approver's reason) made safe to
+ * show a person who must judge it (issue 20): control characters other than newline, Unicode
+ * format characters (the bidi overrides and isolates U+202A–U+202E and U+2066–U+2069, zero-width
+ * characters, U+FEFF, tag characters), line and paragraph separators and unpaired surrogates are
+ * shown as {@code \u202E} (or {@code \U000E0001} above the BMP) instead of acting on the terminal
+ * or reordering what the person reads. A right-to-left override in a path can otherwise make
+ * {@code evil\u202Etxt.sh} look like {@code evilhs.txt}.
+ *
+ * <p>Backslashes are left alone, so escaping is idempotent (escaped text passes through again
+ * unchanged) and the summary's own layout stays readable; the cost is that a literal
+ * {@code \u202E} in the text looks like an escaped character, which is harmless to show.
+ * Shared by the approval records and the CLI.
+ */
+public final class DisplayText {
+  private DisplayText() {}
+
+  /** {@code text} with every character that could act on the display escaped; null stays null. */
+  public static String escape(String text) {
+    if (text == null || !needsEscape(text)) {
+      return text;
+    }
+    StringBuilder sb = new StringBuilder(text.length() + 16);
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      boolean unpaired = Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1;
+      if (unpaired || acts(cp)) {
+        sb.append(cp > 0xFFFF ? String.format("\\U%08X", cp) : String.format("\\u%04X", cp));
+      } else {
+        sb.appendCodePoint(cp);
+      }
+      i += Character.charCount(cp);
+    }
+    return sb.toString();
+  }
+
+  /** Whether {@link #escape} would change {@code text}. */
+  public static boolean needsEscape(String text) {
+    if (text == null) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      if ((Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1) || acts(cp)) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+
+  /** A character that changes the display rather than showing itself (newline excepted). */
+  private static boolean acts(int cp) {
+    if (cp == '\n') {
+      return false;
+    }
+    int type = Character.getType(cp);
+    return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR;
+  }
+}

@@ -1,0 +1,55 @@
+package cp.workflows;
+
+/**
+ * The session workflow's {@code Workflow.getVersion} change ids, in one place. Each is asked where
+ * its behaviour branches (a run that started before the change replays the old branch); the
+ * client contract's version table names every one ({@code ClientContractDocTest} checks).
+ */
+final class SessionVersions {
+  /**
+   * Issue 12's contract defence: from version 1 on the session refuses a start input that is not a
+   * session's ({@code start_refused}, the workflow fails at once: a malformed input, a missing or
+   * not upper-case agent_class, a workflow id other than session_id, an agent class the catalog
+   * does not have) and sets its own search attributes (CpSessionId, CpAgentClass, CpTurn) when its
+   * start did not.
+   */
+  static final String CONTRACT_DEFENCE = "contract-defence";
+  /**
+   * From version 1 on, a turn or {@code end} that arrives while SESSION_START is being written
+   * waits until it is on record (before, it waited only for the profile, so under load
+   * SESSION_END, or a turn's child, could come before SESSION_START).
+   */
+  static final String START_FIRST = "start-first";
+  /**
+   * From version 1 on, a DEGRADATION that cannot be written (after the local activity's retries)
+   * no longer fails the turn; the degraded call still runs.
+   */
+  static final String DEGRADATION_LOG_NON_FATAL = "degradation-log-non-fatal";
+  /**
+   * From version 1 on, a session that expires (idle or lifetime timeout) and cannot write
+   * SESSION_END after the local activity's retries waits {@link SessionEnding#RETRY_INTERVAL} and
+   * writes it again, refusing turns meanwhile, instead of failing the workflow with no SESSION_END
+   * on record.
+   */
+  static final String SESSION_END_RETRY = "session-end-retry";
+  /**
+   * From version 1 on, a ledger that refuses an append (error type {@code ledger_unwritable} or
+   * {@code ledger_full}) is named to the user: a turn whose degraded call failed on it answers with
+   * the ledger's line ({@code outcome=error}, error code {@code ledger_unwritable}) instead of
+   * "temporarily unavailable"; and an explicit {@code end} whose SESSION_END the HOT ledger refuses
+   * for good ({@code ledger_unwritable}) ends the session anyway, saying in the summary that
+   * SESSION_END was not recorded and why, instead of failing the Update and leaving the session open.
+   */
+  static final String LEDGER_UNWRITABLE = "ledger-unwritable";
+  /**
+   * Issue 11's session changes, one id for all of them: the session ends with SESSION_END
+   * {@code turn_limit} when its last allowed turn completes; a turn (child workflow and degraded
+   * call) has a total deadline, {@code budget.turn_timeout_seconds}; a degraded turn counts what
+   * the failed turn's EXCHANGEs hold (tokens and cost, {@code SessionTurnCost}) and its degraded
+   * call's cost.
+   */
+  static final String ROUND2_SESSION = "round2-session";
+  static final int ROUND2_VERSION = 1;
+
+  private SessionVersions() {}
+}

@@ -51,6 +51,7 @@ final class DefinitionChecks {
     d.mcpServers().forEach((name, s) -> servers.check(name, s).ifPresent(specs::add));
     List<GrantPattern> grants = grants(file, d, mine);
     approvals(file, d, grants, mine);
+    timeouts(file, d, grants, mine);
     budget(file, d.budget(), mine);
     globs(file, "permissions.read", d.permissions().read(), mine);
     globs(file, "permissions.write", d.permissions().write(), mine);
@@ -169,6 +170,20 @@ final class DefinitionChecks {
       out.add(error(file, "approval_timeout_seconds", timeout + " s is not shorter than the turn's deadline of "
           + AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS + " s: the turn would be cancelled before the approval timed out"));
     }
+  }
+
+  /** Each {@code tool_timeout_seconds} pattern names granted tools, as an approval pattern must. */
+  private static void timeouts(String file, AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
+    d.toolTimeoutSeconds().forEach((pattern, seconds) -> {
+      String key = "tool_timeout_seconds." + pattern;
+      Optional<GrantPattern> p = GrantPattern.parse(pattern);
+      if (p.isEmpty()) {
+        out.add(error(file, key, "bad pattern '" + pattern + "': " + GrantPattern.SYNTAX));
+      } else if (grants.stream().noneMatch(g -> g.covers(p.get()) || p.get().covers(g))) {
+        out.add(error(file, key, "'" + pattern + "' matches no granted tool (tools: " + String.join(", ", d.tools())
+            + ")"));
+      }
+    });
   }
 
   private void budget(String file, AgentDefinition.Budget b, List<DefinitionProblem> out) {

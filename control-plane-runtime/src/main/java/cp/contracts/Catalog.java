@@ -58,8 +58,12 @@ public final class Catalog {
     this(source, validator, contracts, packs, agents, templates, schemaFiles, CatalogRequirements.NONE);
   }
 
-  /** The same files with more agents: {@link #withAgents}; the artifacts stay those of the files. */
-  private Catalog(Catalog base, Map<String, Loaded<AgentConfig>> agents, Map<String, Loaded<AttentionTemplate>> templates) {
+  /**
+   * The same files with more agents: {@link #withAgents}; the artifacts are those of the files and
+   * the added agents' definitions.
+   */
+  private Catalog(Catalog base, Map<String, Loaded<AgentConfig>> agents, Map<String, Loaded<AttentionTemplate>> templates,
+      List<AddedAgent> added) {
     this.source = base.source;
     this.validator = base.validator;
     this.requirements = base.requirements;
@@ -67,7 +71,9 @@ public final class Catalog {
     this.packs = base.packs;
     this.agents = sorted(agents);
     this.templates = sorted(templates);
-    this.artifacts = base.artifacts;
+    List<InstalledArtifact> all = new ArrayList<>(base.artifacts);
+    added.forEach(a -> all.add(a.artifact()));
+    this.artifacts = List.copyOf(all);
   }
 
   /**
@@ -95,7 +101,7 @@ public final class Catalog {
     if (!problems.isEmpty()) {
       throw new CatalogException(source, problems);
     }
-    return new Catalog(this, allAgents, allTemplates);
+    return new Catalog(this, allAgents, allTemplates, added);
   }
 
   /** What the catalog was checked against when it loaded (contracts, known tools). */

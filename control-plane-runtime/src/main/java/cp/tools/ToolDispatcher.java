@@ -64,12 +64,28 @@ public final class ToolDispatcher implements ToolExecutor {
     return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates));
   }
 
+  /**
+   * A dispatcher with every built-in tool and {@code more} (the worker's Java and MCP tools,
+   * {@link cp.tools.registry.RegistryTools}).
+   */
+  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates, List<Tool> more) {
+    List<Tool> all = new java.util.ArrayList<>(BuiltinTools.all(catalog, gates));
+    all.addAll(more);
+    return new ToolDispatcher(catalog, ledgers, all);
+  }
+
   @Override
   public ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
       List<String> allowedTools) {
-    String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
+    return execute(ToolInvocation.direct(agentClass, sessionId, toolId, arguments, allowedTools));
+  }
+
+  @Override
+  public ToolResult execute(ToolInvocation call) {
+    String agentClass = call.agentClass();
+    String name = BoundedText.quote(call.toolId(), MAX_QUOTED_CHARS);
     try {
-      return dispatch(agentClass, sessionId, toolId, arguments, allowedTools == null ? List.of() : allowedTools);
+      return dispatch(call);
     } catch (PathRefusedException e) {
       return ToolResult.refused(e.code(), e.getMessage());
     } catch (Exception e) {
@@ -92,8 +108,11 @@ public final class ToolDispatcher implements ToolExecutor {
         .toList();
   }
 
-  private ToolResult dispatch(String agentClass, String sessionId, String toolId, JsonNode arguments,
-      List<String> allowed) {
+  private ToolResult dispatch(ToolInvocation call) {
+    String agentClass = call.agentClass();
+    String toolId = call.toolId();
+    JsonNode arguments = call.arguments();
+    List<String> allowed = call.allowedTools();
     String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
     AgentConfig agent;
     try {
@@ -129,7 +148,7 @@ public final class ToolDispatcher implements ToolExecutor {
     }
     ObjectNode withDefaults = ArgumentDefaults.apply(schema, args);
     ToolContext ctx = contexts.computeIfAbsent(agent.agentClass(), k -> ToolContext.of(agent, ledgers, null))
-        .withSession(sessionId);
+        .forCall(call);
     ToolResult result = tool.run(ctx, withDefaults);
     if (result == null) {
       return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed: it returned no result");

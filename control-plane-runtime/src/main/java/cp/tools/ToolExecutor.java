@@ -16,4 +16,12 @@ public interface ToolExecutor {
    */
   ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
       List<String> allowedTools);
+
+  /**
+   * A work order's call, with its identity (work order, idempotency key). Executors that run
+   * only built-in tools may ignore the identity: this default does.
+   */
+  default ToolResult execute(ToolInvocation call) {
+    return execute(call.agentClass(), call.sessionId(), call.toolId(), call.arguments(), call.allowedTools());
+  }
 }

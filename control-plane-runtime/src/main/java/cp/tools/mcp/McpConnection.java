@@ -76,6 +76,10 @@ public final class McpConnection implements AutoCloseable {
     return spec;
   }
 
+  public McpSettings settings() {
+    return settings;
+  }
+
   /** The tools as last listed (empty before the first start). */
   public McpToolList tools() {
     return tools;
@@ -138,9 +142,18 @@ public final class McpConnection implements AutoCloseable {
   }
 
   /**
-   * Calls {@code tool} (the server's own name) with {@code args}. Never throws: every outcome is a result.
+   * Calls {@code tool} (the server's own name) with {@code args}, bounded by the request timeout.
+   * Never throws: every outcome is a result.
    */
   public ToolResult call(String tool, JsonNode args) {
+    return call(tool, args, settings.requestTimeout());
+  }
+
+  /**
+   * Calls {@code tool} (the server's own name) with {@code args}, bounded by {@code timeout}.
+   * Never throws: every outcome is a result.
+   */
+  public ToolResult call(String tool, JsonNode args, java.time.Duration timeout) {
     McpAsyncClient c;
     try {
       start();
@@ -153,7 +166,7 @@ public final class McpConnection implements AutoCloseable {
     }
     try {
       McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
-          .timeout(settings.requestTimeout()).block();
+          .timeout(timeout).block();
       return McpContent.toResult(r);
     } catch (McpError e) {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
@@ -161,7 +174,7 @@ public final class McpConnection implements AutoCloseable {
     } catch (RuntimeException e) {
       if (RootCause.first(e, TimeoutException.class).isPresent()) {
         return ToolResult.error(ToolErrorCodes.TOOL_TIMEOUT, tool + " on MCP server '" + spec.name()
-            + "' did not answer within " + settings.requestTimeout().toMillis() + " ms; the call was abandoned");
+            + "' did not answer within " + timeout.toMillis() + " ms; the call was abandoned");
       }
       markDead(c);
       LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));

@@ -36,6 +36,7 @@ import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
 import cp.model.WorkOrder;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolInvocation;
 import cp.tools.ToolResult;
 import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
@@ -126,8 +127,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     AgentConfig agent = catalog.agent(r.agentClass());
     RenderedPrompt prompt = rendered != null ? rendered : Transcript.prompt(ledgers.ho1(), promptRef);
     List<Message> messages = Transcript.messages(ledgers, Message.user(prompt.user()), r.transcript());
-    List<ToolDefinition> toolDefs = agent.tools().stream().filter(t -> r.allowedTools().contains(t.toolId()))
-        .map(ToolSpec::toDefinition).toList();
+    OfferedTools offered = new OfferedTools(agent, r.allowedTools());
+    List<ToolDefinition> toolDefs = offered.definitions();
+    McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
@@ -149,8 +151,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .reason("round " + r.round() + " via " + resp.providerId()).metadata(meta)
         .idempotencyKey(id.activityKey(EventType.LLM_CALL.wire())).build());
     LlmRoundResult.Exchange exchange = exchange(resp);
-    List<ToolUse> uses = resp.content().stream().filter(ContentBlock::isToolUse)
-        .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
+    List<ToolUse> uses = offered.uses(resp.content());
     if (!uses.isEmpty()) {
       return new LlmRoundResult.ToolCalls(exchange, uses,
           r.dispatched() != null ? Optional.of(promptRef) : Optional.empty());
@@ -247,7 +248,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     long start = clock.millis();
     Span span = ActivitySpans.tool(r, use);
     try {
-      ToolCallResult ran = runTool(r, use, key, start);
+      ToolCallResult ran = runTool(r, use, key, start, callKey(r, id));
       ActivitySpans.toolDone(span, ran, ho1);
       Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
           ran.status());
@@ -257,13 +258,24 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     }
   }
 
-  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start) {
+  /**
+   * The call's idempotency key, the same on every attempt of this activity: from the turn's
+   * workflow, the work order, the round and the call's index. A request recorded before the index
+   * was sent falls back to the activity id, which every attempt also shares.
+   */
+  static String callKey(ToolCallRequest r, ActivityIdentity id) {
+    return r.callIndex() != null ? ToolInvocation.key(id.workflowId(), r.woId(), r.round(), r.callIndex())
+        : ToolInvocation.key(id.workflowId(), r.woId(), r.round(), 0) + "/activity-" + id.activityId();
+  }
+
+  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start, String callKey) {
     LedgerStream ho1 = ledgers.ho1();
     ToolResult result;
     try {
       result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {
         FaultPoints.at(FaultPoints.TOOL_CALL);
-        return tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
+        return tools.execute(new ToolInvocation(r.agentClass(), r.sessionId(), r.woId(), use.name(), use.input(),
+            r.allowedTools(), callKey));
       });
     } catch (Exception e) {
       result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
@@ -275,9 +287,12 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
           + " characters; the limit is " + MAX_TOOL_RESULT_CHARS + "]";
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round()).put("tool_id", use.name())
+        .put("origin", tools.originOf(use.name()))
         .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
+        .put("result_chars", result.content().length())
         .put("duration_ms", clock.millis() - start);
     meta.set("arguments", use.input());
+    meta.put("arguments_summary", ArgumentSummary.of(use.input()));
     if (r.approval() != null) {
       meta.put("approval_id", r.approval().approvalId()).put("approval", r.approval().decision());
     }

@@ -75,6 +75,24 @@ public final class ToolDispatcher implements ToolExecutor {
   }
 
   @Override
+  public String originOf(String toolId) {
+    Tool t = toolId == null ? null : tools.get(toolId);
+    return t == null ? Tool.BUILTIN : t.origin();
+  }
+
+  @Override
+  public List<ToolListing> listings(java.util.Collection<String> toolIds) {
+    Map<String, ToolListing> byOrigin = new LinkedHashMap<>();
+    for (String id : toolIds) {
+      Tool t = tools.get(id);
+      if (t != null && !byOrigin.containsKey(t.origin())) {
+        t.listing().ifPresent(l -> byOrigin.put(l.origin(), l));
+      }
+    }
+    return List.copyOf(byOrigin.values());
+  }
+
+  @Override
   public ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
       List<String> allowedTools) {
     return execute(ToolInvocation.direct(agentClass, sessionId, toolId, arguments, allowedTools));

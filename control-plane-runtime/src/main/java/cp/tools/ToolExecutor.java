@@ -24,4 +24,14 @@ public interface ToolExecutor {
   default ToolResult execute(ToolInvocation call) {
     return execute(call.agentClass(), call.sessionId(), call.toolId(), call.arguments(), call.allowedTools());
   }
+
+  /** Where {@code toolId} comes from ({@link Tool#origin()}); an executor that knows only built-ins says so. */
+  default String originOf(String toolId) {
+    return Tool.BUILTIN;
+  }
+
+  /** The server lists the tools {@code toolIds} come from, each once (none for tools no server lists). */
+  default java.util.List<ToolListing> listings(java.util.Collection<String> toolIds) {
+    return java.util.List.of();
+  }
 }

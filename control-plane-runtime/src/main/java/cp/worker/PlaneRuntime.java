@@ -79,10 +79,15 @@ public final class PlaneRuntime implements AutoCloseable {
     return open(config, PlaneRuntime::builtinTools);
   }
 
-  /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
+  /**
+   * The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages,
+   * gate_check, write_file) and, with CP_AGENTS_DIR, CP_TOOLS_PATH or tools registered in code,
+   * the worker's Java and MCP tools.
+   */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()));
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()),
+        deps.agents().map(a -> a.tools(deps.javaToolTimeout())).orElse(List.of()));
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
@@ -100,6 +105,14 @@ public final class PlaneRuntime implements AutoCloseable {
       Clock clock) {
     PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
     Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
+    try {
+      ToolTimeouts.check(catalog, config.worker().toolStartToClose());
+    } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     Ledgers ledgers;
     try {
       ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
@@ -120,12 +133,28 @@ public final class PlaneRuntime implements AutoCloseable {
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
-    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource()));
+    ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
+        java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
   }
 
-  /** What a tool executor is built from; {@code source} is where the catalog was loaded from. */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {}
+  /**
+   * What a tool executor is built from; {@code source} is where the catalog was loaded from,
+   * {@code agents} the worker's Java and MCP tools (empty without CP_AGENTS_DIR, CP_TOOLS_PATH or
+   * tools registered in code), {@code javaToolTimeout} the bound of a Java tool's call.
+   */
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, java.util.Optional<PlaneAgents> agents,
+      java.time.Duration javaToolTimeout) {
+    /** Deps without Java or MCP tools (tests that build an executor by hand). */
+    public Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {
+      this(catalog, ledgers, source, java.util.Optional.empty(), ToolTimeouts.DEFAULT_CALL);
+    }
+  }
+
+  /** The agent definitions, Java tools and MCP servers of this worker, if it has any. */
+  public java.util.Optional<PlaneAgents> agents() {
+    return java.util.Optional.ofNullable(agents);
+  }
 
   public PlaneConfig config() {
     return config;

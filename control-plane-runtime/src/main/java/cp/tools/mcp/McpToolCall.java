@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import cp.tools.Tool;
 import cp.tools.ToolContext;
 import cp.tools.ToolResult;
+import cp.tools.ToolListing;
 import cp.tools.registry.CallTimeouts;
+import cp.tools.registry.ToolOrigin;
 import cp.tools.registry.ToolRegistry;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An MCP tool as the dispatcher runs it: registered as {@code <server>/<tool>}, called on its
@@ -27,6 +30,17 @@ public final class McpToolCall implements Tool {
   @Override
   public String id() {
     return connection.spec().name() + ToolRegistry.MCP_SEPARATOR + tool;
+  }
+
+  @Override
+  public String origin() {
+    return ToolOrigin.mcp(connection.spec().name()).wireName();
+  }
+
+  @Override
+  public Optional<ToolListing> listing() {
+    McpToolList list = connection.tools();
+    return Optional.of(new ToolListing(origin(), list.hash(), list.names()));
   }
 
   @Override

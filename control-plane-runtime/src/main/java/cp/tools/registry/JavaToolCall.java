@@ -29,6 +29,11 @@ public final class JavaToolCall implements Tool {
   }
 
   @Override
+  public String origin() {
+    return ToolOrigin.JAVA.wireName();
+  }
+
+  @Override
   public ToolResult run(ToolContext ctx, JsonNode args) {
     return runner.run(tool, args, ctx.callContext(), CallTimeouts.of(ctx, tool.name(), defaultTimeout));
   }

@@ -33,8 +33,14 @@ public enum FailureCode {
    * ({@link WoErrorCode#TIMEOUT}).
    */
   TIMEOUT(true),
-  /** Could not reach the server or the connection broke; retry. */
+  /** The connection broke (reset, closed) or a pooled one was dead; retry. */
   CONNECTION(true),
+  /**
+   * No connection to the provider's endpoint could be made (refused, unknown host, no route,
+   * connect timeout, TLS handshake): nothing was sent. Retried, but only a few times
+   * ({@code CP_HTTP_CONNECT_ATTEMPTS}): a server that is not there rarely appears within a turn.
+   */
+  PROVIDER_UNREACHABLE(true),
   /** HTTP 2xx whose body could not be understood; a retry may get a well-formed body. */
   INVALID_RESPONSE(true),
   /** HTTP 400 (and 422): the request is malformed. */
@@ -67,6 +73,11 @@ public enum FailureCode {
   LEDGER_UNWRITABLE(false),
   /** A ledger's disk is full: retried with backoff in a remote activity; work orders end {@link #LEDGER_UNWRITABLE}. */
   LEDGER_FULL(true),
+  /**
+   * The ledger's database (CP_LEDGER_URL) cannot be reached: retried with backoff while it is
+   * gone; a paid answer that could not be recorded is kept and recorded when it is back.
+   */
+  LEDGER_UNAVAILABLE(true),
 
   // --- An activity failed --------------------------------------------------------------------
   /** The agent configuration the session names is missing or invalid. */
@@ -158,7 +169,7 @@ public enum FailureCode {
 
   /** Whether a failure of this type is a ledger that refused an append ({@link #LEDGER_UNWRITABLE} or full). */
   public static boolean isLedgerFailure(String type) {
-    return LEDGER_UNWRITABLE.is(type) || LEDGER_FULL.is(type);
+    return LEDGER_UNWRITABLE.is(type) || LEDGER_FULL.is(type) || LEDGER_UNAVAILABLE.is(type);
   }
 
   /**

@@ -8,10 +8,11 @@ import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.contracts.ToolSpec;
-import cp.faults.FaultPoints;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
-import cp.ledger.LedgerStream;
+import cp.gateway.LedgerOutage;
+import cp.ledger.LedgerUnreachableException;
+import cp.model.RootCause;
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
@@ -36,13 +37,8 @@ import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
 import cp.model.WorkOrder;
 import cp.tools.ToolExecutor;
-import cp.tools.ToolInvocation;
-import cp.tools.ToolResult;
 import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
-import cp.observability.PlaneMetrics;
-import cp.observability.Telemetry;
-import io.opentelemetry.api.trace.Span;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -61,7 +57,7 @@ import java.util.Optional;
  */
 public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A tool result longer than this is cut (with a note) before it reaches the ledger and the model. */
-  public static final int MAX_TOOL_RESULT_CHARS = 32_000;
+  public static final int MAX_TOOL_RESULT_CHARS = ToolCallStep.MAX_RESULT_CHARS;
   /** Sequence number of the degraded call's pseudo work order (WO-xxxxxxxx-0007-00). */
   static final int DEGRADED_WO_SEQ = 0;
 
@@ -72,6 +68,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final WorkOrderCompletion completion;
   private final Gateway gateway;
   private final Ledgers ledgers;
+  private final ToolCallStep toolCalls;
+  /** Asked which server lists the offered tools come from (MCP_TOOL_LIST). */
   private final ToolExecutor tools;
   private final String defaultModel;
   private final Clock clock;
@@ -93,6 +91,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
     this.ledgers = ledgers;
+    this.toolCalls = new ToolCallStep(ledgers, tools, clock);
     this.tools = tools;
     this.defaultModel = defaultModel;
     this.clock = clock;
@@ -112,16 +111,48 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public LlmRoundResult llmRound(LlmRoundRequest r) {
     ActivityIdentity id = context.identity();
-    String promptRef = r.promptRef();
+    return whileAlive(id, () -> round(r, id));
+  }
+
+  /**
+   * Runs an activity's body heartbeating throughout, not only while the provider works: a ledger
+   * read or write that waits for an unreachable database must not look like a dead worker (the
+   * service would time the attempt out and start another while this one still runs). A ledger
+   * database that cannot be reached fails the attempt as {@code ledger_unavailable}, retried
+   * after the provider backoff, so the call waits for the database instead of burning attempts.
+   */
+  private <T> T whileAlive(ActivityIdentity id, java.util.concurrent.Callable<T> body) {
+    try {
+      return context.heartbeating(body);
+    } catch (ApplicationFailure f) {
+      throw f;
+    } catch (RuntimeException e) {
+      Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
+      if (down.isPresent()) {
+        throw ApplicationFailure.newBuilder().setType(FailureCode.LEDGER_UNAVAILABLE.wire())
+            .setMessage(LedgerOutage.message(down.get()))
+            .setNonRetryable(!FailureCode.LEDGER_UNAVAILABLE.retryable())
+            .setNextRetryDelay(providerBackoff.after(id.attempt())).build();
+      }
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private LlmRoundResult round(LlmRoundRequest r, ActivityIdentity id) {
+    String promptRef;
     RenderedPrompt rendered = null;
-    if (r.dispatched() != null) {
-      WorkOrderPreparation.Prepared p = preparation.prepare(r.dispatched(), id);
+    if (r.prompt() instanceof LlmRoundRequest.ToPrepare toPrepare) {
+      WorkOrderPreparation.Prepared p = preparation.prepare(toPrepare.workOrder(), id);
       if (!p.result().ok()) {
-        return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null, p.result().errorCode(),
+        return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null, p.result().errorCode(),
             p.result().errorMessage()), Optional.empty(), null);
       }
       promptRef = p.result().promptRef();
       rendered = p.prompt();
+    } else {
+      promptRef = ((LlmRoundRequest.Prepared) r.prompt()).promptRef();
     }
     PromptContract contract = contracts.load(r.contractId());
     AgentConfig agent = catalog.agent(r.agentClass());
@@ -131,14 +162,14 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     List<ToolDefinition> toolDefs = offered.definitions();
     McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
-        r.maxTokens(), r.temperature(), r.tokenBudgetRemaining(), id);
+        r.overrides(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       LlmRoundResult.Refused refused = rejected(resp);
       if (!r.lean()) {
         return refused;
       }
-      return new LlmRoundResult.Finished(finishLean(r, id, r.costBefore(), null,
+      return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null,
           WoErrorCode.ofRejection(refused.code()), refused.message()), Optional.empty(), null);
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
@@ -154,25 +185,31 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     List<ToolUse> uses = offered.uses(resp.content());
     if (!uses.isEmpty()) {
       return new LlmRoundResult.ToolCalls(exchange, uses,
-          r.dispatched() != null ? Optional.of(promptRef) : Optional.empty());
+          r.prompt() instanceof LlmRoundRequest.ToPrepare ? Optional.of(promptRef) : Optional.empty());
     }
     if (!r.lean()) {
       return new LlmRoundResult.Answered(exchange, resp.text());
     }
-    WoCost after = r.costBefore().plus(exchange.woCost());
+    WoCost after = costBefore(r).plus(exchange.woCost());
     return new LlmRoundResult.Finished(finishLean(r, id, after, resp.text(), null, null), Optional.of(exchange),
         resp.text());
+  }
+
+  /** A lean round's cost before it (it has a closing whenever it finishes). */
+  private static WoCost costBefore(LlmRoundRequest r) {
+    return r.closing().orElseThrow().costBefore();
   }
 
   /** A lean round's finish: the same step as {@link #finish}, inside the round that ended the work order. */
   private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
       String message) {
-    return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(), r.woType(), r.contractId(), cost,
+    return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(),
+        r.closing().orElseThrow().woType(), r.contractId(), cost,
         text, null, code, message), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
-      String system, List<Message> messages, List<ToolDefinition> toolDefs, Integer maxTokens, Double temperature,
+      String system, List<Message> messages, List<ToolDefinition> toolDefs, LlmRoundRequest.Overrides overrides,
       Long budget, ActivityIdentity id) {
     var boundary = contract.boundary();
     return PromptRequest.builder()
@@ -180,8 +217,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .agentId(agent.agentId()).agentClass(agent.agentClass()).frameworkId(agent.frameworkId())
         .workOrderId(woId).sessionId(sessionId).tier("ho1")
         .system(system).messages(messages).tools(toolDefs)
-        .maxTokens(maxTokens != null ? Math.min(maxTokens, boundary.maxTokens()) : boundary.maxTokens())
-        .temperature(temperature != null ? temperature : boundary.temperature())
+        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, boundary.maxTokens())).orElse(boundary.maxTokens()))
+        .temperature(overrides.temperature().orElse(boundary.temperature()))
         .provider(boundary.provider())
         .model(boundary.model() != null ? boundary.model() : defaultModel)
         .structuredOutput(contract.structuredOutput()).outputSchema(contract.outputSchema())
@@ -196,26 +233,24 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   /**
    * One governed round trip; a gateway failure becomes an ApplicationFailure that says whether
-   * and when Temporal should retry. For the {@code lastResort} (degraded) call an open circuit is
-   * final: the breaker already knows the provider is down, and waiting out its cooldown would
-   * only delay the honest "temporarily unavailable" the user is owed.
+   * and when Temporal should retry (an endpoint that cannot be reached only within its connect
+   * budget). For the {@code lastResort} (degraded) call an open circuit or an unreachable endpoint
+   * is final: the breaker or the failed turn already showed the provider is down, and waiting
+   * would only delay the honest answer the user is owed.
    */
   private PromptResponse send(PromptRequest request, boolean lastResort) {
     try {
-      return context.heartbeating(() -> gateway.route(request));
+      return gateway.route(request);
     } catch (GatewayException e) {
-      boolean retry = e.retryable() && !(lastResort && e.code() == FailureCode.CIRCUIT_OPEN);
+      int attempt = request.attempt() == null ? 1 : request.attempt();
+      boolean retry = e.retryableAfter(attempt) && !(lastResort && (e.code() == FailureCode.CIRCUIT_OPEN
+          || e.code() == FailureCode.PROVIDER_UNREACHABLE));
       ApplicationFailure.Builder f = ApplicationFailure.newBuilder().setType(e.errorCode())
           .setMessage(e.getMessage()).setNonRetryable(!retry);
       if (retry) {
-        int attempt = request.attempt() == null ? 1 : request.attempt();
         f.setNextRetryDelay(e.retryAfter().orElseGet(() -> providerBackoff.after(attempt)));
       }
       throw f.build();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -236,88 +271,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public ToolCallResult toolCall(ToolCallRequest r) {
     ActivityIdentity id = context.identity();
-    String key = id.activityKey(EventType.TOOL_CALL.wire());
-    LedgerStream ho1 = ledgers.ho1();
-    Optional<String> done = ho1.idForKey(key);
-    if (done.isPresent()) {
-      LedgerEntry e = ho1.byId(done.get()).orElseThrow();
-      return new ToolCallResult(e.entryId(), e.metaText("tool_use_id"), e.metaText("tool_id"), e.metaText("status"),
-          e.metaText("error_code"));
-    }
-    ToolUse use = r.toolUse();
-    long start = clock.millis();
-    Span span = ActivitySpans.tool(r, use);
-    try {
-      ToolCallResult ran = runTool(r, use, key, start, callKey(r, id));
-      ActivitySpans.toolDone(span, ran, ho1);
-      Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
-          ran.status());
-      return ran;
-    } finally {
-      span.end();
-    }
-  }
-
-  /**
-   * The call's idempotency key, the same on every attempt of this activity: from the turn's
-   * workflow, the work order, the round and the call's index. A request recorded before the index
-   * was sent falls back to the activity id, which every attempt also shares.
-   */
-  static String callKey(ToolCallRequest r, ActivityIdentity id) {
-    return r.callIndex() != null ? ToolInvocation.key(id.workflowId(), r.woId(), r.round(), r.callIndex())
-        : ToolInvocation.key(id.workflowId(), r.woId(), r.round(), 0) + "/activity-" + id.activityId();
-  }
-
-  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start, String callKey) {
-    LedgerStream ho1 = ledgers.ho1();
-    ToolResult result;
-    try {
-      result = r.approval() != null && !r.approval().granted() ? notApproved(r.approval()) : context.heartbeating(() -> {
-        FaultPoints.at(FaultPoints.TOOL_CALL);
-        return tools.execute(new ToolInvocation(r.agentClass(), r.sessionId(), r.woId(), use.name(), use.input(),
-            r.allowedTools(), callKey));
-      });
-    } catch (Exception e) {
-      result = ToolResult.error("tool_failure", "tool " + use.name() + " failed: " + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-    }
-    String content = result.content();
-    if (content.length() > MAX_TOOL_RESULT_CHARS) {
-      content = content.substring(0, MAX_TOOL_RESULT_CHARS) + "\n[... cut: the result had " + content.length()
-          + " characters; the limit is " + MAX_TOOL_RESULT_CHARS + "]";
-    }
-    ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round()).put("tool_id", use.name())
-        .put("origin", tools.originOf(use.name()))
-        .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
-        .put("result_chars", result.content().length())
-        .put("duration_ms", clock.millis() - start);
-    meta.set("arguments", use.input());
-    meta.put("arguments_summary", ArgumentSummary.of(use.input()));
-    if (r.approval() != null) {
-      meta.put("approval_id", r.approval().approvalId()).put("approval", r.approval().decision());
-    }
-    if (result.errorCode() != null) {
-      meta.put("error_code", result.errorCode());
-    }
-    String entryId = ho1.write(LedgerEntry.builder(EventType.TOOL_CALL.wire()).submissionId(r.woId())
-        .decision(result.status().toUpperCase(java.util.Locale.ROOT))
-        .reason(use.name() + " " + result.status() + (result.errorCode() == null ? "" : ": " + result.errorCode()))
-        .metadata(meta).idempotencyKey(key).build());
-    return new ToolCallResult(entryId, use.id(), use.name(), result.status(), result.errorCode());
-  }
-
-  /**
-   * The tool_result of a call a person denied or nobody decided in time (issue 15): the tool did
-   * not run, and the model reads the decision, who made it and why, so it can tell the user.
-   */
-  static ToolResult notApproved(cp.model.ApprovalResult a) {
-    boolean timedOut = cp.model.ApprovalResult.TIMED_OUT.equals(a.decision());
-    String why = a.reason() == null || a.reason().isBlank() ? "" : " (reason: " + a.reason() + ")";
-    String text = a.tool() + " was not run: approval " + a.approvalId() + (timedOut
-        ? " timed out: nobody decided within the approval timeout, and the policy denies on timeout" + why
-        : " was denied by " + a.decidedBy() + why) + ". Tell the user; do not retry the call unless they ask.";
-    return ToolResult.refused(timedOut ? cp.tools.ToolErrorCodes.APPROVAL_TIMED_OUT
-        : cp.tools.ToolErrorCodes.APPROVAL_DENIED, text);
+    return whileAlive(id, () -> toolCalls.run(r, id));
   }
 
   // ------------------------------------------------------------------ finish
@@ -337,13 +291,18 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   @Override
   public LlmRoundResult degradedCall(DegradedRequest r) {
     ActivityIdentity id = context.identity();
+    return whileAlive(id, () -> degraded(r, id));
+  }
+
+  private LlmRoundResult degraded(DegradedRequest r, ActivityIdentity id) {
     PromptContract contract = contracts.load(ContractIds.DEGRADED);
     AgentConfig agent = catalog.agent(r.agentClass());
     ObjectNode input = Json.object().put("user_input", r.userMessage()).put("agent_class", r.agentClass());
     RenderedPrompt prompt = renderer.render(catalog.promptPack(contract.promptPackId()), input, agent);
     String woId = WorkOrderIds.workOrder(r.sessionId(), r.turn(), DEGRADED_WO_SEQ);
     PromptRequest request = request(contract, agent, woId, r.sessionId(), prompt.system(),
-        List.of(Message.user(prompt.user())), List.of(), null, null, r.tokenBudgetRemaining(), id);
+        List.of(Message.user(prompt.user())), List.of(), LlmRoundRequest.Overrides.NONE, r.tokenBudgetRemaining(),
+        id);
     PromptResponse resp = send(request, true);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);

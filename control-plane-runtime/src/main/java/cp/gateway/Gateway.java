@@ -2,9 +2,12 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerException;
 import cp.ledger.LedgerProblem;
+import cp.ledger.LedgerUnreachableException;
+import cp.model.RootCause;
 import cp.model.ContentBlock;
 import cp.model.FailureCode;
 import cp.model.Message;
@@ -36,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * {@link RouteOutcome#REJECTED} response. A request carrying the Temporal identity of an
  * activity that already completed its exchange is answered from the ledger, so a worker that
  * dies after the provider answered does not make the next attempt pay twice.
+ *
+ * <p>A ledger whose database cannot be reached fails the call with {@code ledger_unavailable}
+ * (retryable) before anything is sent. When it goes away while the provider is answering, the
+ * paid answer is kept in the {@link ExchangeSpool} and the attempt fails the same way; the retry
+ * records the kept answer and returns it without asking the provider again, and any answer kept
+ * by a call that gave up is recorded by the next round trip that finds the ledger reachable.
  */
 public final class Gateway {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -56,10 +65,12 @@ public final class Gateway {
   private final OutputValidator validator;
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
+  private final ExchangeSpool spool;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
+  /** {@code spool}: where a paid answer waits while the HOT ledger's database is unreachable. */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
-      Function<String, CircuitBreaker> breakerFactory, Clock clock) {
+      Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool) {
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
       byId.put(p.id(), p);
@@ -74,6 +85,7 @@ public final class Gateway {
     this.validator = validator;
     this.breakerFactory = breakerFactory;
     this.clock = clock;
+    this.spool = Objects.requireNonNull(spool, "spool");
   }
 
   public CircuitBreaker breaker(String providerId) {
@@ -103,6 +115,10 @@ public final class Gateway {
     try {
       return routeRecorded(request);
     } catch (LedgerException e) {
+      Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
+      if (down.isPresent()) {
+        throw new GatewayException(FailureCode.LEDGER_UNAVAILABLE, null, null, LedgerOutage.message(down.get()));
+      }
       LedgerProblem p = LedgerProblem.of(e).orElseThrow(() -> e);
       throw new GatewayException(p.failureCode(), null, null, p.message());
     }
@@ -133,6 +149,14 @@ public final class Gateway {
 
     String key = ExchangeRecords.successKey(request);
     if (key != null) {
+      Optional<LedgerEntry> kept = spool.find(key);
+      if (kept.isPresent()) {
+        String id = hot.write(kept.get());
+        spool.forget(key);
+        LOG.info("the answer to {} kept while the ledger was unreachable is recorded now as {}; the provider is not"
+            + " asked again", request.activityId(), id);
+        return ExchangeRecords.replay(hot.byId(id).orElseThrow(), request.tokenBudgetRemaining());
+      }
       Optional<String> done = hot.idForKey(key);
       if (done.isPresent()) {
         LOG.info("exchange for {} already recorded as {}; replaying it instead of calling the provider again",
@@ -147,6 +171,7 @@ public final class Gateway {
       throw new GatewayException(p.failureCode(), null, null, p.message()
           + "; nothing was sent to provider " + providerId);
     }
+    recordKeptAnswers();
 
     CircuitBreaker breaker = breaker(providerId);
     if (!breaker.tryAcquire()) {
@@ -180,7 +205,7 @@ public final class Gateway {
         String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
             e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
         ChatSpan.failed(span, hot, id, code.wire());
-        throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage());
+        throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage(), e.attemptLimit());
       } finally {
         span.end();
         Telemetry.current().metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
@@ -213,7 +238,7 @@ public final class Gateway {
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
     String id;
     try {
-      id = hot.write(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
+      id = record(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
           cost, outputValid, outputErrors));
       ChatSpan.succeeded(span, hot, id, reply, sized);
     } finally {
@@ -228,10 +253,47 @@ public final class Gateway {
         outputValid, outputErrors, null, null, budgetLeft, false, cost);
   }
 
+  /**
+   * Writes the EXCHANGE of a paid answer; when the ledger refuses it, keeps the answer in the
+   * spool first (so no retry pays for it again) and then fails as the ledger did.
+   */
+  private String record(LedgerEntry exchange) {
+    try {
+      return hot.write(exchange);
+    } catch (LedgerException e) {
+      if (exchange.idempotencyKey() != null) {
+        try {
+          spool.keep(exchange, e.getMessage());
+          LOG.warn("the provider answered {} but the HOT ledger could not record it; the answer is kept in {} and"
+              + " recorded when the ledger is back", exchange.metaText("activity_id"), spool.directory());
+        } catch (RuntimeException keepFailed) {
+          e.addSuppressed(keepFailed);
+          LOG.error("the provider answered {} and neither the HOT ledger nor the spool {} could keep it",
+              exchange.metaText("activity_id"), spool.directory(), keepFailed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Writes the answers kept while the ledger was unreachable (it is reachable now); stops at the first refusal. */
+  private void recordKeptAnswers() {
+    for (LedgerEntry kept : spool.pending()) {
+      try {
+        String id = hot.write(kept);
+        spool.forget(kept.idempotencyKey());
+        LOG.info("answer {} kept while the ledger was unreachable is recorded now as {}", kept.idempotencyKey(), id);
+      } catch (LedgerException e) {
+        LOG.warn("answers kept in {} stay there for now: {}", spool.directory(), e.getMessage());
+        return;
+      }
+    }
+  }
+
   /** Failures that say the provider is unhealthy; a 400 or 401 says the request or the key is wrong. */
   static boolean countsAgainstHealth(ProviderErrorKind kind) {
     return switch (kind) {
-      case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, INVALID_RESPONSE -> true;
+      case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, PROVIDER_UNREACHABLE, INVALID_RESPONSE -> true;
       default -> false;
     };
   }

@@ -3,6 +3,7 @@ package cp.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.gateway.offline.Classification;
+import cp.gateway.offline.ExplicitToolCalls;
 import cp.gateway.offline.LengthLimit;
 import cp.gateway.offline.OfflineInput;
 import cp.gateway.offline.ReplyComposer;
@@ -30,8 +31,11 @@ import java.util.Set;
  * <ul>
  *   <li>{@code PRC-CLASSIFY-*}: {@code {"speech_act", "ambiguity", "intent", "needs_tools"}}
  *       from {@link SpeechActRules}.
- *   <li>{@code PRC-SYNTHESIZE-*}: a tool_use for each tool the user's words ask for
- *       ({@link ToolTriggerRules}) that is offered and has no result yet; once results are in
+ *   <li>{@code PRC-SYNTHESIZE-*}: a tool_use for each {@code call <tool> {json}} in the user's
+ *       words ({@link ExplicitToolCalls}: any offered tool, arguments checked against its schema;
+ *       a form that does not parse or fit is answered with text saying why), else for each tool
+ *       the words ask for in plain phrases ({@link ToolTriggerRules}), when it is offered and has
+ *       no result yet; once results are in
  *       the conversation, {@code {"response_text"}} summarising them; otherwise
  *       {@code {"response_text"}} built from the classification in {@code prior_results} and
  *       the {@code assembled_context}, kept within {@code acceptance_criteria.max_response_chars}.
@@ -75,6 +79,22 @@ public final class OfflineProvider implements LlmProvider {
     static Draft plain(String text) { return new Draft(List.of(), null, text); }
   }
 
+  /** Checks explicit calls' arguments against the offered tool's schema. */
+  private final ArgumentValidator arguments;
+
+  /** An offline model whose explicit tool calls are checked against their schemas by {@code arguments}. */
+  public OfflineProvider(ArgumentValidator arguments) {
+    this.arguments = java.util.Objects.requireNonNull(arguments, "arguments");
+  }
+
+  /**
+   * An offline model that checks an explicit call's arguments only for being a JSON object
+   * ({@link ArgumentValidator#NONE}); the tool dispatcher still checks them against the schema.
+   */
+  public OfflineProvider() {
+    this(ArgumentValidator.NONE);
+  }
+
   @Override
   public String id() {
     return ID;
@@ -104,7 +124,14 @@ public final class OfflineProvider implements LlmProvider {
     List<String> offered = request.tools().stream().map(ToolDefinition::name).toList();
     ToolRounds rounds = ToolRounds.of(request);
     List<ContentBlock> uses = new ArrayList<>();
-    for (ToolCall call : ToolTriggerRules.match(input.userInput())) {
+    ExplicitToolCalls.Parsed explicit = ExplicitToolCalls.Parsed.NONE;
+    if (input.userInput().toLowerCase(java.util.Locale.ROOT).contains(ExplicitToolCalls.VERB)) {
+      explicit = ExplicitToolCalls.parse(input.userInput(), request.tools(), arguments);
+    }
+    if (!explicit.problems().isEmpty() && rounds.isEmpty()) {
+      return Draft.json(Json.object().put("response_text", ReplyComposer.cannotCall(explicit.problems())));
+    }
+    for (ToolCall call : explicit.none() ? ToolTriggerRules.match(input.userInput()) : explicit.calls()) {
       if (offered.contains(call.name()) && !rounds.hasResultFor(call.name())) {
         uses.add(ContentBlock.toolUse(toolUseId(request, call, uses.size()), call.name(), call.arguments()));
       }

@@ -25,6 +25,7 @@ public final class ProviderEnvironment {
   public static final String CP_HTTP_CONNECT_TIMEOUT_MS = "CP_HTTP_CONNECT_TIMEOUT_MS";
   public static final String CP_HTTP_READ_TIMEOUT_MS = "CP_HTTP_READ_TIMEOUT_MS";
   public static final String CP_HTTP_MAX_REPLY_BYTES = "CP_HTTP_MAX_REPLY_BYTES";
+  public static final String CP_HTTP_CONNECT_ATTEMPTS = "CP_HTTP_CONNECT_ATTEMPTS";
 
   private final Map<String, String> env;
 
@@ -85,6 +86,24 @@ public final class ProviderEnvironment {
     }
     throw new ProviderConfigException(name, name + "='" + value.get()
         + "' is not a positive whole number of milliseconds: e.g. " + name + "=" + fallback.toMillis());
+  }
+
+  /** A whole number within {@code 1..max}, or {@code fallback} when unset. */
+  public int count(String name, int fallback, int max) {
+    Optional<String> value = get(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(value.get());
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ProviderConfigException(name, name + "='" + value.get() + "' is not a whole number within 1.." + max
+        + ": e.g. " + name + "=" + fallback);
   }
 
   /** A whole number of bytes within {@code 1..ceiling}, or {@code fallback} when unset. */

@@ -18,8 +18,13 @@ public enum ProviderErrorKind {
   SERVER_ERROR(FailureCode.SERVER_ERROR),
   /** Connected, but no (complete) response within the read or call timeout; retry. */
   TIMEOUT(FailureCode.TIMEOUT),
-  /** Could not reach the server or the connection broke: refused, reset, DNS, connect timeout. */
+  /** The connection broke after it was made (reset, closed), or every pooled connection was dead. */
   CONNECTION(FailureCode.CONNECTION),
+  /**
+   * No connection could be made (refused, unknown host, no route, connect timeout, TLS
+   * handshake): nothing was sent. Worth only a short retry budget ({@code CP_HTTP_CONNECT_ATTEMPTS}).
+   */
+  PROVIDER_UNREACHABLE(FailureCode.PROVIDER_UNREACHABLE),
   /** HTTP 2xx whose body could not be understood; a retry may get a well-formed body. */
   INVALID_RESPONSE(FailureCode.INVALID_RESPONSE),
   /** HTTP 400 (and 422): the request is malformed; fix the request. */

@@ -29,6 +29,7 @@ public final class ProviderException extends Exception {
   private final String errorType;
   private final String errorCode;
   private final String providerMessage;
+  private final int attemptLimit;
 
   private ProviderException(Builder b, String providerMessage, Throwable cause) {
     super(format(b, providerMessage), cause);
@@ -39,6 +40,7 @@ public final class ProviderException extends Exception {
     this.errorType = b.errorType;
     this.errorCode = b.errorCode;
     this.providerMessage = providerMessage;
+    this.attemptLimit = b.attemptLimit;
   }
 
   public static Builder builder(String providerId, ProviderErrorKind kind) {
@@ -77,6 +79,15 @@ public final class ProviderException extends Exception {
     return Optional.ofNullable(errorCode);
   }
 
+  /**
+   * How many attempts of the same call are worth making in all when this is the failure (a
+   * connection that could not be made: {@code CP_HTTP_CONNECT_ATTEMPTS}); empty: the retry
+   * policy decides alone.
+   */
+  public Optional<Integer> attemptLimit() {
+    return attemptLimit > 0 ? Optional.of(attemptLimit) : Optional.empty();
+  }
+
   /** The provider's own message (redacted, truncated), or our description when there was none. */
   public String providerMessage() {
     return providerMessage;
@@ -88,6 +99,9 @@ public final class ProviderException extends Exception {
       sb.append("HTTP ").append(b.httpStatus).append(' ');
     }
     sb.append(b.kind.name()).append(" (").append(b.kind.retryable() ? "retryable" : "not retryable");
+    if (b.kind.retryable() && b.attemptLimit > 0) {
+      sb.append(" up to ").append(b.attemptLimit).append(b.attemptLimit == 1 ? " attempt" : " attempts");
+    }
     if (b.errorType != null) {
       sb.append(", ").append(b.errorType);
     }
@@ -112,6 +126,7 @@ public final class ProviderException extends Exception {
     private String message = "";
     private Throwable cause;
     private Secret secret = Secret.NONE;
+    private int attemptLimit;
 
     private Builder(String providerId, ProviderErrorKind kind) {
       this.providerId = Objects.requireNonNull(providerId, "providerId");
@@ -147,6 +162,15 @@ public final class ProviderException extends Exception {
     /** The underlying I/O failure. Kept as a cause only through a redacted copy of its message. */
     public Builder cause(Throwable t) {
       this.cause = t;
+      return this;
+    }
+
+    /** At most this many attempts of the call are worth making (see {@link ProviderException#attemptLimit()}). */
+    public Builder attemptLimit(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("attempt limit must be at least 1, was " + attempts);
+      }
+      this.attemptLimit = attempts;
       return this;
     }
 

@@ -108,6 +108,8 @@ public final class ProviderFactory {
         ProviderSettings.DEFAULT_ANTHROPIC_VERSION,
         e.bytes(ProviderEnvironment.CP_HTTP_MAX_REPLY_BYTES, ProviderSettings.DEFAULT_MAX_REPLY_BYTES,
             ProviderSettings.MAX_REPLY_BYTES_CEILING, "an LLM round's result carries the reply twice and Temporal"
-                + " refuses a payload over 2 MiB, so a larger reply could never reach the workflow"));
+                + " refuses a payload over 2 MiB, so a larger reply could never reach the workflow"),
+        e.count(ProviderEnvironment.CP_HTTP_CONNECT_ATTEMPTS, ProviderSettings.DEFAULT_CONNECT_ATTEMPTS,
+            ProviderSettings.MAX_CONNECT_ATTEMPTS));
   }
 }

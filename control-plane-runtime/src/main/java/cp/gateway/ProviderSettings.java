@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param anthropicVersion value of the {@code anthropic-version} header (ignored by OpenAI)
  * @param maxReplyBytes the longest response body read (decoded bytes); a longer 2xx reply fails
  *     as {@link ProviderErrorKind#REPLY_TOO_LARGE}, at most {@link #MAX_REPLY_BYTES_CEILING}
+ * @param connectAttempts how many attempts of one call may end unable to connect
+ *     ({@link ProviderErrorKind#PROVIDER_UNREACHABLE}) before the call gives up, at least 1
  */
 public record ProviderSettings(
     URI baseUrl,
@@ -29,7 +31,8 @@ public record ProviderSettings(
     Duration connectTimeout,
     Duration readTimeout,
     String anthropicVersion,
-    long maxReplyBytes) {
+    long maxReplyBytes,
+    int connectAttempts) {
 
   /** The Anthropic public API; the SDKs use the same default. */
   public static final URI DEFAULT_ANTHROPIC_BASE_URL = URI.create("https://api.anthropic.com");
@@ -64,6 +67,14 @@ public record ProviderSettings(
    * half of what Temporal accepts.
    */
   public static final long DEFAULT_MAX_REPLY_BYTES = 512L * 1024;
+  /**
+   * Two: one retry covers a server that was restarting or a port that was briefly closed; an
+   * endpoint still refusing after that is down or misconfigured, and more attempts only make the
+   * user wait (five attempts with backoff took about 22 s before the turn said anything).
+   */
+  public static final int DEFAULT_CONNECT_ATTEMPTS = 2;
+  /** More connect attempts than the LLM activity's default attempts would never be used. */
+  public static final int MAX_CONNECT_ATTEMPTS = 10;
 
   public ProviderSettings {
     Objects.requireNonNull(baseUrl, "baseUrl");
@@ -85,6 +96,17 @@ public record ProviderSettings(
       throw new IllegalArgumentException("maxReplyBytes must be within 1.." + MAX_REPLY_BYTES_CEILING + ", was "
           + maxReplyBytes);
     }
+    if (connectAttempts < 1 || connectAttempts > MAX_CONNECT_ATTEMPTS) {
+      throw new IllegalArgumentException("connectAttempts must be within 1.." + MAX_CONNECT_ATTEMPTS + ", was "
+          + connectAttempts);
+    }
+  }
+
+  /** Settings with the default connect budget, {@link #DEFAULT_CONNECT_ATTEMPTS}. */
+  public ProviderSettings(URI baseUrl, Secret apiKey, String defaultModel, Duration connectTimeout,
+      Duration readTimeout, String anthropicVersion, long maxReplyBytes) {
+    this(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes,
+        DEFAULT_CONNECT_ATTEMPTS);
   }
 
   /** Settings with the default reply limit, {@link #DEFAULT_MAX_REPLY_BYTES}. */
@@ -112,19 +134,27 @@ public record ProviderSettings(
 
   public ProviderSettings withBaseUrl(URI url) {
     return new ProviderSettings(url, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
-        maxReplyBytes);
+        maxReplyBytes, connectAttempts);
   }
 
   public ProviderSettings withDefaultModel(String model) {
-    return new ProviderSettings(baseUrl, apiKey, model, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes);
+    return new ProviderSettings(baseUrl, apiKey, model, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes,
+        connectAttempts);
   }
 
   public ProviderSettings withTimeouts(Duration connect, Duration read) {
-    return new ProviderSettings(baseUrl, apiKey, defaultModel, connect, read, anthropicVersion, maxReplyBytes);
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connect, read, anthropicVersion, maxReplyBytes,
+        connectAttempts);
   }
 
   public ProviderSettings withMaxReplyBytes(long bytes) {
-    return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, bytes);
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, bytes,
+        connectAttempts);
+  }
+
+  public ProviderSettings withConnectAttempts(int attempts) {
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
+        maxReplyBytes, attempts);
   }
 
   private static void requirePositive(Duration d, String name) {

@@ -209,13 +209,15 @@ public final class PostgresStore implements LedgerStore {
   /** The exception for a failed database operation; logs the loss of the database once. */
   LedgerException failed(String action, SQLException e) {
     String why = rootMessage(e);
+    String message = "cannot " + action + " in the ledger database " + database.redactedUrl() + ": " + why;
     if (isConnectionProblem(e)) {
       if (lost.compareAndSet(false, true)) {
         LOG.error("the ledger database {} is unreachable ({}): ledger reads and writes fail, and Temporal retries"
             + " the activities that need them until it is back", database.redactedUrl(), why);
       }
+      return new LedgerUnreachableException(message, e);
     }
-    return new LedgerException("cannot " + action + " in the ledger database " + database.redactedUrl() + ": " + why, e);
+    return new LedgerException(message, e);
   }
 
   void reachable() {

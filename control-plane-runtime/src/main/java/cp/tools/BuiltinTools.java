@@ -19,8 +19,14 @@ public final class BuiltinTools {
 
   private BuiltinTools() {}
 
-  public static List<Tool> all(Catalog catalog, IntegrityGates gates) {
+  /** Every built-in tool, configured by {@code settings}. */
+  public static List<Tool> all(Catalog catalog, IntegrityGates gates, ToolSettings settings) {
     return List.of(new ReadFileTool(), new QueryLedgerTool(catalog), new ListPackagesTool(catalog),
-        new GateCheckTool(gates), WriteFileTool.fromEnvironment(System.getenv()));
+        new GateCheckTool(gates), new WriteFileTool(settings.writeFileMaxBytes()));
+  }
+
+  /** Every built-in tool with the default settings ({@link ToolSettings#DEFAULTS}). */
+  public static List<Tool> all(Catalog catalog, IntegrityGates gates) {
+    return all(catalog, gates, ToolSettings.DEFAULTS);
   }
 }

@@ -138,6 +138,18 @@ public final class PathPolicy {
     return resolve(requested, Access.WRITE);
   }
 
+  /**
+   * The path of a file a tool reads ({@code write} false) or writes: every rule of
+   * {@link #checkRead} or {@link #checkWrite}, and never a ledger file ({@link #refuseLedgerFiles}).
+   *
+   * @throws PathRefusedException naming the rule that refused the path
+   */
+  Checked checkFile(String requested, PlaneLayout layout, boolean write) {
+    Checked checked = write ? checkWrite(requested) : checkRead(requested);
+    refuseLedgerFiles(checked, layout, write);
+    return checked;
+  }
+
   /** A read refusal in the form of every other: the path, the rule's code and why. */
   PathRefusedException refuseRead(PathRefusal refusal, String requested, String why) {
     return refuse(refusal, Access.READ, requested, why);

@@ -3,8 +3,6 @@ package cp.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import cp.ledger.PlaneLayout;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 
@@ -40,15 +38,14 @@ public final class ReadFileTool implements Tool {
   @Override
   public ToolResult run(ToolContext ctx, JsonNode args) {
     String requested = args.path("path").asText("");
-    PathPolicy.Checked checked = ctx.paths().checkRead(requested);
+    PathPolicy.Checked checked = ctx.paths().checkFile(requested, ctx.layout(), false);
     String shown = PathPolicy.quote(requested);
-    ctx.paths().refuseLedgerFiles(checked, ctx.layout(), false);
     NoFollowOpen.Opened opened;
     try {
       opened = NoFollowOpen.open(checked.realRoot(), checked.realRelative(),
           (refusal, why) -> ctx.paths().refuseRead(refusal, requested, why));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
+      throw FileIo.failed("open", shown, e);
     }
     if (opened instanceof NoFollowOpen.Missing) {
       return notFound(shown);
@@ -60,7 +57,7 @@ public final class ReadFileTool implements Tool {
     NoFollowOpen.File file = (NoFollowOpen.File) opened;
     try (SeekableByteChannel ch = file.channel()) {
       long size = file.size();
-      byte[] head = readUpTo(ch, (int) Math.min(size, MAX_BYTES));
+      byte[] head = FileIo.readUpTo(ch, (int) Math.min(size, MAX_BYTES));
       if (hasNul(head, Math.min(head.length, BINARY_PROBE_BYTES))) {
         return ToolResult.error(ToolErrorCodes.NOT_TEXT, "'" + shown + "' is binary (it has NUL bytes in its "
             + "first " + BINARY_PROBE_BYTES + " bytes); read_file returns text files only");
@@ -73,7 +70,7 @@ public final class ReadFileTool implements Tool {
       String text = new String(head, 0, end, StandardCharsets.UTF_8);
       return ToolResult.ok(truncated ? text + "\n[truncated: " + end + " of " + size + " bytes]" : text);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
+      throw FileIo.failed("read", shown, e);
     }
   }
 
@@ -81,16 +78,6 @@ public final class ReadFileTool implements Tool {
     return ToolResult.error(ToolErrorCodes.NOT_FOUND, "file '" + shown + "' not found: paths are "
         + PathPolicy.RELATIVE_TO + " (its README.md and the tier directories HOT/, HO3/, HO2/, HO1/), not the "
         + "project or the current directory; check the path (case-sensitive)");
-  }
-
-  private static byte[] readUpTo(SeekableByteChannel ch, int max) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(max);
-    while (buf.hasRemaining() && ch.read(buf) > 0) {
-      // keep reading until full or end of file
-    }
-    byte[] out = new byte[buf.position()];
-    buf.flip().get(out);
-    return out;
   }
 
   private static boolean hasNul(byte[] bytes, int probe) {

@@ -6,6 +6,8 @@ import cp.contracts.AgentConfig;
 import cp.contracts.Catalog;
 import cp.contracts.CatalogEntryNotFoundException;
 import cp.contracts.ToolSpec;
+import cp.ledger.LedgerException;
+import cp.ledger.LedgerUnreachableException;
 import cp.ledger.Ledgers;
 import cp.model.Json;
 import cp.model.ToolDefinition;
@@ -24,17 +26,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Checks, in order: the tool is in the agent's configuration, then in the work order's
  * allowed list ({@code tool_not_allowed}), then this worker implements it ({@code tool_unknown}),
- * then the arguments satisfy its {@code parameters} schema, every violation reported
- * ({@code invalid_arguments}). A {@link PathRefusedException} becomes a refused result with its
- * code; any other exception a {@code tool_failure} error that says what failed, never a stack
- * trace (that goes to the worker log). The tool runs with a {@link ToolContext} that carries the
- * calling session. Built once per worker and shared by activity threads.
+ * then every argument string is plain text ({@link ArgumentText}: no NUL or other control
+ * character, no unpaired surrogate) and the arguments satisfy its {@code parameters} schema, every
+ * violation reported ({@code invalid_arguments}). A {@link PathRefusedException} becomes a refused
+ * result with its code; a {@link ToolException} a {@code tool_failure} with its message; any other
+ * exception a {@code tool_failure} that says only that an internal error happened and its
+ * incident id: its class, message and stack go to the worker log, never to the model (a database
+ * error names the JDBC URL). A ledger database that cannot be reached is no tool failure: it is
+ * thrown on, and the activity waits for the database. The tool runs with a {@link ToolContext}
+ * that carries the calling session. Built once per worker and shared by activity threads.
  */
 public final class ToolDispatcher implements ToolExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ToolDispatcher.class);
 
   /** Tool ids and exception messages are quoted up to this length in results. */
   static final int MAX_QUOTED_CHARS = 300;
+  /** Hex characters of an incident id: enough to find one log line among a day's. */
+  static final int INCIDENT_ID_CHARS = 8;
 
   private final Catalog catalog;
   private final Ledgers ledgers;
@@ -59,17 +67,24 @@ public final class ToolDispatcher implements ToolExecutor {
     this.tools = Map.copyOf(byId);
   }
 
-  /** A dispatcher with every built-in tool ({@link BuiltinTools}). */
+  /** A dispatcher with every built-in tool ({@link BuiltinTools}), configured by {@code settings}. */
+  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates,
+      ToolSettings settings) {
+    return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates, settings));
+  }
+
+  /** A dispatcher with every built-in tool at its default settings. */
   public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates) {
-    return new ToolDispatcher(catalog, ledgers, BuiltinTools.all(catalog, gates));
+    return withBuiltins(catalog, ledgers, gates, ToolSettings.DEFAULTS);
   }
 
   /**
    * A dispatcher with every built-in tool and {@code more} (the worker's Java and MCP tools,
    * {@link cp.tools.registry.RegistryTools}).
    */
-  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates, List<Tool> more) {
-    List<Tool> all = new java.util.ArrayList<>(BuiltinTools.all(catalog, gates));
+  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates,
+      ToolSettings settings, List<Tool> more) {
+    List<Tool> all = new java.util.ArrayList<>(BuiltinTools.all(catalog, gates, settings));
     all.addAll(more);
     return new ToolDispatcher(catalog, ledgers, all);
   }
@@ -106,9 +121,17 @@ public final class ToolDispatcher implements ToolExecutor {
       return dispatch(call);
     } catch (PathRefusedException e) {
       return ToolResult.refused(e.code(), e.getMessage());
-    } catch (Exception e) {
-      LOG.warn("tool {} of agent {} failed", name, agentClass, e);
-      return failure(name, e);
+    } catch (ToolException e) {
+      return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed: "
+          + BoundedText.firstLine(e.getMessage(), MAX_QUOTED_CHARS * 2));
+    } catch (LedgerUnreachableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      String incident = "TOOL-" + java.util.UUID.randomUUID().toString().substring(0, INCIDENT_ID_CHARS);
+      LOG.warn("tool {} of agent {} failed (incident {})", name, agentClass, incident, e);
+      return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed with an internal error"
+          + (e instanceof LedgerException ? ": the ledger could not be read" : "")
+          + " (the worker log has the details under incident " + incident + "); try again, or tell the user");
     }
   }
 
@@ -157,6 +180,11 @@ public final class ToolDispatcher implements ToolExecutor {
     }
     JsonNode schema = spec.get().parameters();
     JsonNode args = arguments == null || arguments.isNull() || arguments.isMissingNode() ? Json.object() : arguments;
+    Optional<String> notText = ArgumentText.problem(args);
+    if (notText.isPresent()) {
+      return ToolResult.refused(ToolErrorCodes.INVALID_ARGUMENTS, "invalid arguments for " + name + ": "
+          + notText.get() + ". Expected " + ParameterSummary.of(schema));
+    }
     List<String> violations = catalog.schemaValidator().validate(schema, args);
     if (!violations.isEmpty()) {
       return ToolResult.refused(ToolErrorCodes.INVALID_ARGUMENTS, "invalid arguments for " + name + ": "
@@ -174,9 +202,4 @@ public final class ToolDispatcher implements ToolExecutor {
     return result;
   }
 
-  private static ToolResult failure(String name, Exception e) {
-    String what = BoundedText.firstLine(e.getMessage(), MAX_QUOTED_CHARS);
-    return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed: " + e.getClass().getSimpleName()
-        + (what.isEmpty() ? "" : ": " + what));
-  }
 }

@@ -2,7 +2,6 @@ package cp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -142,8 +141,7 @@ public final class WriteFileTool implements Tool {
           + " limit of " + maxBytes + " bytes (" + MAX_BYTES_ENV + "); nothing was written. Write less, or in parts"
           + " with mode append");
     }
-    PathPolicy.Checked checked = ctx.paths().checkWrite(requested);
-    ctx.paths().refuseLedgerFiles(checked, ctx.layout(), true);
+    PathPolicy.Checked checked = ctx.paths().checkFile(requested, ctx.layout(), true);
     String shown = PathPolicy.quote(requested);
     Optional<ToolResult> result;
     try {
@@ -151,7 +149,7 @@ public final class WriteFileTool implements Tool {
           (refusal, why) -> ctx.paths().refuseWrite(refusal, requested, why),
           (dir, name, existing) -> write(dir, name, existing, bytes, mode.get(), shown));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write '" + shown + "' (" + e.getClass().getSimpleName() + ")", e);
+      throw FileIo.failed("write", shown, e);
     }
     return result.orElseGet(() -> ToolResult.error(ToolErrorCodes.NOT_FOUND, "the directory of '" + shown + "' ("
         + PathPolicy.RELATIVE_TO + ") does not exist; write_file does not create directories, write into one that"
@@ -210,11 +208,7 @@ public final class WriteFileTool implements Tool {
       if (size > MAX_MAX_BYTES * 4L) {
         throw new IOException("the existing file has " + size + " bytes, more than write_file handles");
       }
-      ByteBuffer buf = ByteBuffer.allocate((int) size);
-      while (buf.hasRemaining() && ch.read(buf) > 0) {
-        // read to the end
-      }
-      return Arrays.copyOf(buf.array(), buf.position());
+      return FileIo.readUpTo(ch, (int) size);
     } catch (NoSuchFileException e) {
       return null;
     }

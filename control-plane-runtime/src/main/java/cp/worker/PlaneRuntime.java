@@ -9,7 +9,9 @@ import cp.activities.SessionActivitiesImpl;
 import cp.agents.PlaneAgents;
 import cp.contracts.Catalog;
 import cp.contracts.PromptRenderer;
+import cp.contracts.SchemaValidator;
 import cp.gateway.CircuitBreaker;
+import cp.gateway.ExchangeSpool;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayConfig;
 import cp.gateway.LlmProvider;
@@ -22,6 +24,7 @@ import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolSettings;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -86,13 +89,15 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()),
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings(),
         deps.agents().map(a -> a.tools(deps.javaToolTimeout())).orElse(List.of()));
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
-    LlmProvider provider = new ProviderFactory(OfflineProvider::new).create(config.provider());
+    // The offline model checks a "call <tool> {json}" against the tool's schema with the catalog's engine.
+    SchemaValidator schemas = new SchemaValidator();
+    LlmProvider provider = new ProviderFactory(() -> new OfflineProvider(schemas::validate)).create(config.provider());
     return open(config, provider, tools, Clock.systemUTC());
   }
 
@@ -131,23 +136,25 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
         new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
-        id -> new CircuitBreaker(id, config.breaker()), clock);
+        id -> new CircuitBreaker(id, config.breaker()), clock,
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
-        java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
+        ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
   }
 
   /**
    * What a tool executor is built from; {@code source} is where the catalog was loaded from,
-   * {@code agents} the worker's Java and MCP tools (empty without CP_AGENTS_DIR, CP_TOOLS_PATH or
-   * tools registered in code), {@code javaToolTimeout} the bound of a Java tool's call.
+   * {@code toolSettings} the built-in tools' configuration from the environment, {@code agents} the
+   * worker's Java and MCP tools (empty without CP_AGENTS_DIR, CP_TOOLS_PATH or tools registered in
+   * code), {@code javaToolTimeout} the bound of a Java tool's call.
    */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, java.util.Optional<PlaneAgents> agents,
-      java.time.Duration javaToolTimeout) {
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings,
+      java.util.Optional<PlaneAgents> agents, java.time.Duration javaToolTimeout) {
     /** Deps without Java or MCP tools (tests that build an executor by hand). */
-    public Deps(Catalog catalog, Ledgers ledgers, ResourceSource source) {
-      this(catalog, ledgers, source, java.util.Optional.empty(), ToolTimeouts.DEFAULT_CALL);
+    public Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {
+      this(catalog, ledgers, source, toolSettings, java.util.Optional.empty(), ToolTimeouts.DEFAULT_CALL);
     }
   }
 

@@ -50,9 +50,10 @@ final class ClassicWorkOrderRunner {
       onStep.accept(run.step(wo, round));
       LlmRoundResult r;
       try {
-        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), run.agentClass(),
+        r = remote.llmRound(LlmRoundRequest.classic(wo.woId(), wo.sessionId(), run.agentClass(),
             wo.constraints().promptContractId(), prepared.promptRef(), transcript, wo.constraints().allowedTools(),
-            round, remaining, wo.constraints().maxTokens(), wo.constraints().temperature()));
+            round, remaining, LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
+                wo.constraints().temperature())));
       } catch (ActivityFailure f) {
         return run.roundFailed(wo, f);
       }

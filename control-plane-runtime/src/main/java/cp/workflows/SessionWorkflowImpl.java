@@ -536,8 +536,15 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     } catch (ActivityFailure e) {
       Optional<String> ledger = ledgerProblem(e).or(() -> ledgerProblem(f));
       if (ledger.isPresent() && Workflow.getVersion(LEDGER_UNWRITABLE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-        return costedResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR,
-            WoErrorCode.LEDGER_UNWRITABLE, failedTurn, null);
+        // Issue 20: a ledger database that was down says so (ledger_unavailable), not "unwritable".
+        String code = FailureCode.LEDGER_UNAVAILABLE.is(RootCause.failureType(e))
+            ? FailureCode.LEDGER_UNAVAILABLE.wire() : WoErrorCode.LEDGER_UNWRITABLE;
+        return costedResult(n, "This turn could not run: " + ledger.get(), TurnOutcome.ERROR, code, failedTurn, null);
+      }
+      if (FailureCode.PROVIDER_UNREACHABLE.is(RootCause.failureType(e))) {
+        // Issue 20: which endpoint and why (connection refused, unknown host), not "temporarily unavailable".
+        return costedResult(n, "This turn could not run: " + RootCause.applicationMessage(e), TurnOutcome.ERROR,
+            FailureCode.PROVIDER_UNREACHABLE.wire(), failedTurn, null);
       }
       return costedResult(n, UNAVAILABLE, TurnOutcome.ERROR, FailureCode.UNAVAILABLE.wire(), failedTurn, null);
     }

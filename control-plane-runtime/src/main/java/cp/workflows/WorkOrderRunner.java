@@ -116,10 +116,11 @@ public final class WorkOrderRunner {
       onStep.accept(run.step(wo, round));
       LlmRoundResult r;
       try {
-        r = remote.llmRound(new LlmRoundRequest(wo.woId(), wo.sessionId(), agentClass,
-            wo.constraints().promptContractId(), promptRef, transcript, wo.constraints().allowedTools(), round,
-            wo.tokensRemaining(), wo.constraints().maxTokens(), wo.constraints().temperature(),
-            round == 1 ? dispatched : null, wo.cost(), wo.woType()));
+        r = remote.llmRound(LlmRoundRequest.lean(wo.woId(), wo.sessionId(), agentClass,
+            wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched)
+                : new LlmRoundRequest.Prepared(promptRef), transcript, wo.constraints().allowedTools(), round,
+            wo.tokensRemaining(), LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
+                wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType())));
       } catch (ActivityFailure f) {
         return run.roundFailed(wo, f);
       }

@@ -144,8 +144,93 @@ class ToolDispatcherTest {
 
     assertEquals(ToolResult.ERROR, r.status());
     assertEquals(ToolErrorCodes.TOOL_FAILURE, r.errorCode());
-    assertEquals("read_file failed: IllegalStateException: disk on fire", r.content());
-    assertFalse(r.content().contains("at cp."), r.content());
+    assertTrue(r.content().startsWith("read_file failed with an internal error"), r.content());
+    assertFalse(r.content().contains("IllegalStateException"), "no class names: " + r.content());
+    assertFalse(r.content().contains("disk on fire"), "an unexpected exception's text stays in the log");
+    assertFalse(r.content().contains("at some."), r.content());
+  }
+
+  /** Issue 20: what a tool says on purpose reaches the model; that is a ToolException's message. */
+  @Test
+  void aToolExceptionsMessage_isWhatTheModelReads() {
+    ToolDispatcher d = with(tool("read_file", (c, a) -> {
+      throw new ToolException("cannot read 'README.md': the file system refused it");
+    }));
+
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"), ALL_ADMIN_TOOLS);
+
+    assertEquals(ToolErrorCodes.TOOL_FAILURE, r.errorCode());
+    assertEquals("read_file failed: cannot read 'README.md': the file system refused it", r.content());
+  }
+
+  /** Issue 20: a NUL in a model-chosen query_ledger filter reached PostgreSQL and its error reached the model. */
+  @Test
+  void aNulInAModelChosenFilter_isRefusedAsInvalidArguments_beforeTheToolRuns() {
+    java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+    ToolDispatcher d = with(tool("query_ledger", (c, a) -> {
+      ran.incrementAndGet();
+      return ToolResult.ok("ran");
+    }));
+
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, "query_ledger",
+        args("{\"tier\":\"hot\",\"event_type\":\"EXCHANGE\\u0000' OR 1=1\"}"), ALL_ADMIN_TOOLS);
+
+    assertEquals(0, ran.get(), "the tool never saw the argument");
+    assertEquals(ToolResult.REFUSED, r.status());
+    assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, r.errorCode());
+    assertTrue(r.content().contains("event_type"), r.content());
+    assertTrue(r.content().contains("U+0000"), r.content());
+    assertFalse(r.content().contains("\u0000"), "the refusal itself carries no NUL");
+  }
+
+  @Test
+  void controlCharactersAnywhereInTheArguments_areRefused_butTabNewlineAndReturnAreText() {
+    ToolDispatcher d = with(tool("read_file", (c, a) -> ToolResult.ok("ran")));
+
+    ToolResult escape = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"a\\u001b[31m.md\"}"),
+        ALL_ADMIN_TOOLS);
+    ToolResult key = d.execute("ADMIN", TestPlane.SESSION, "read_file",
+        args("{\"path\":\"README.md\",\"x\\u0007\":1}"), ALL_ADMIN_TOOLS);
+    ToolResult lone = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"a\\ud800.md\"}"),
+        ALL_ADMIN_TOOLS);
+    ToolResult plain = d.execute("ADMIN", TestPlane.SESSION, "read_file", args("{\"path\":\"README.md\"}"),
+        ALL_ADMIN_TOOLS);
+
+    assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, escape.errorCode(), escape.content());
+    assertTrue(escape.content().contains("U+001B"), escape.content());
+    assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, key.errorCode(), key.content());
+    assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, lone.errorCode(), lone.content());
+    assertTrue(lone.content().contains("surrogate"), lone.content());
+    assertEquals("ran", plain.content());
+    assertEquals(java.util.Optional.empty(), ArgumentText.problem(args("{\"content\":\"a\\tb\\r\\nc\"}")));
+  }
+
+  /** Issue 20: "LedgerException: cannot read stream hot in the ledger database jdbc:postgresql://…" reached the model. */
+  @Test
+  void aDatabaseErrorInATool_reachesTheModelWithoutInternals() {
+    ToolDispatcher d = with(tool("query_ledger", (c, a) -> {
+      throw new cp.ledger.LedgerException("cannot read stream hot in the ledger database"
+          + " jdbc:postgresql://db.internal:5432/cp: ERROR: invalid byte sequence for encoding \"UTF8\": 0x00");
+    }));
+
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"hot\"}"), ALL_ADMIN_TOOLS);
+
+    assertEquals(ToolErrorCodes.TOOL_FAILURE, r.errorCode());
+    for (String internal : List.of("jdbc", "postgresql", "db.internal", "LedgerException", "UTF8", "ERROR:")) {
+      assertFalse(r.content().contains(internal), internal + " reached the model: " + r.content());
+    }
+    assertTrue(r.content().contains("ledger could not be read"), r.content());
+  }
+
+  /** A ledger database that is down is not the tool's failure: the activity waits and retries (ledger_unavailable). */
+  @Test
+  void anUnreachableLedgerDatabase_isNotAToolResult() {
+    ToolDispatcher d = with(tool("query_ledger", (c, a) -> {
+      throw new cp.ledger.LedgerUnreachableException("cannot read stream hot in the ledger database x: refused", null);
+    }));
+
+    org.junit.jupiter.api.Assertions.assertThrows(cp.ledger.LedgerUnreachableException.class,
+        () -> d.execute("ADMIN", TestPlane.SESSION, "query_ledger", args("{\"tier\":\"hot\"}"), ALL_ADMIN_TOOLS));
   }
 
   @Test

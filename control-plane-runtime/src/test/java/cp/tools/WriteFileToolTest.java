@@ -151,6 +151,13 @@ class WriteFileToolTest {
         Map.entry("README.md", PathRefusal.NOT_PERMITTED.code()),
         Map.entry("HO2/deeper/x.md", PathRefusal.NOT_PERMITTED.code()));
     for (Map.Entry<String, String> c : cases.entrySet()) {
+      if (c.getKey().indexOf('\u0000') >= 0) {
+        // Through the dispatcher a NUL in any argument is refused before the tool runs (issue 20).
+        ToolResult r = adminWrite(c.getKey(), "planted");
+        assertEquals(ToolErrorCodes.INVALID_ARGUMENTS, r.errorCode(), r.content());
+        assertRefused(wideWrite(c.getKey(), "planted"), c.getValue(), c.getKey());
+        continue;
+      }
       assertRefused(adminWrite(c.getKey(), "planted"), c.getValue().equals(PathRefusal.SYMLINK_ESCAPE.code())
           && c.getKey().chars().filter(ch -> ch == '/').count() > 1 ? PathRefusal.NOT_PERMITTED.code() : c.getValue(),
           c.getKey());
@@ -215,6 +222,22 @@ class WriteFileToolTest {
         () -> WriteFileTool.fromEnvironment(Map.of(WriteFileTool.MAX_BYTES_ENV, "lots")));
     assertTrue(bad.getMessage().contains(WriteFileTool.MAX_BYTES_ENV), bad.getMessage());
     assertEquals(WriteFileTool.DEFAULT_MAX_BYTES, WriteFileTool.fromEnvironment(Map.of()).maxBytes());
+  }
+
+  /** Issue 21: the built-in tools take their configuration as an argument, not from System.getenv. */
+  @Test
+  void theBuiltinWriteFile_takesItsLimitFromTheSettingsPassedIn() {
+    ToolSettings settings = ToolSettings.fromEnv(Map.of(WriteFileTool.MAX_BYTES_ENV, "10"));
+    WriteFileTool tool = BuiltinTools.all(plane.catalog, plane.gates(), settings).stream()
+        .filter(t -> t instanceof WriteFileTool).map(t -> (WriteFileTool) t).findFirst().orElseThrow();
+    ToolDispatcher d = ToolDispatcher.withBuiltins(plane.catalog, plane.ledgers, plane.gates(), settings);
+
+    assertEquals(10, tool.maxBytes());
+    assertEquals(WriteFileTool.DEFAULT_MAX_BYTES, ToolSettings.DEFAULTS.writeFileMaxBytes());
+    ToolResult r = d.execute("ADMIN", TestPlane.SESSION, WriteFileTool.ID,
+        args("{\"path\":\"HO2/big.md\",\"content\":\"01234567890\"}"), List.of(WriteFileTool.ID));
+    assertEquals(ToolErrorCodes.TOO_LARGE, r.errorCode(), r.content());
+    assertThrows(IllegalArgumentException.class, () -> new ToolSettings(0));
   }
 
   @Test

@@ -74,16 +74,18 @@ final class GatewayHarness {
   private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
   final ScriptedProvider provider = new ScriptedProvider(PROVIDER).duringEachCall(() -> clock.advance(CALL_TIME));
   final Gateway gateway;
+  final ExchangeSpool spool;
 
   GatewayHarness(Path dir) {
     ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
+    spool = ExchangeSpool.in(dir.resolve("HOT/ledger"), clock);
     gateway = gatewayWith(provider);
   }
 
   /** Another gateway on the same ledger and clocks, in front of {@code p}. */
   Gateway gatewayWith(LlmProvider p) {
     return new Gateway(List.of(p), ledger, new GatewayConfig(p.id(), Map.of(PROVIDER, PRICE)), REQUIRED_FIELDS,
-        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock);
+        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool);
   }
 
   void verifyChainAndClose() {

@@ -30,7 +30,7 @@ class ProviderErrorKindTest {
   void onlyTransientKindsAreRetryable() {
     List<ProviderErrorKind> retryable = List.of(ProviderErrorKind.RATE_LIMITED, ProviderErrorKind.OVERLOADED,
         ProviderErrorKind.SERVER_ERROR, ProviderErrorKind.TIMEOUT, ProviderErrorKind.CONNECTION,
-        ProviderErrorKind.INVALID_RESPONSE);
+        ProviderErrorKind.PROVIDER_UNREACHABLE, ProviderErrorKind.INVALID_RESPONSE);
     for (ProviderErrorKind k : ProviderErrorKind.values()) {
       assertEquals(retryable.contains(k), k.retryable(), k.name());
     }

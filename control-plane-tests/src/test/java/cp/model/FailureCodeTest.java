@@ -26,10 +26,11 @@ class FailureCodeTest {
 
   /** The strings in ledgers and histories before the codes had one home: they may never change. */
   private static final List<String> WIRE = List.of(
-      "rate_limited", "overloaded", "server_error", "timeout", "connection", "invalid_response", "bad_request",
+      "rate_limited", "overloaded", "server_error", "timeout", "connection", "provider_unreachable", "invalid_response",
+      "bad_request",
       "authentication", "permission", "not_found", "request_too_large", "quota_exceeded", "reply_too_large",
       "unexpected_status", "circuit_open", "provider_failure", "invalid_request", "budget_exhausted",
-      "ledger_unwritable", "ledger_full", "config_error", "attention_timeout", "attention_empty",
+      "ledger_unwritable", "ledger_full", "ledger_unavailable", "config_error", "attention_timeout", "attention_empty",
       "contract_not_found", "input_schema_invalid", "output_schema_invalid", "turn_limit_exceeded", "gateway_error",
       "tool_error", "ho2_failed", "unavailable", "quality_gate_rejected", "turn_deadline_exceeded", "turn_refused",
       "session_ended", "start_refused", "unknown_agent_class", "unknown_query", "approval_refused");

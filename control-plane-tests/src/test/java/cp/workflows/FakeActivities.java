@@ -126,17 +126,17 @@ final class FakeActivities {
 
     /** As the real lean round does: round 1 reports its prompt entry, a final answer finishes the WO. */
     private LlmRoundResult lean(LlmRoundRequest r, LlmRoundResult result) {
-      var promptRef = r.dispatched() == null ? java.util.Optional.<String>empty()
-          : java.util.Optional.of("LED-prompt-" + r.woId());
+      var promptRef = r.prompt() instanceof LlmRoundRequest.ToPrepare
+          ? java.util.Optional.of("LED-prompt-" + r.woId()) : java.util.Optional.<String>empty();
       if (result instanceof LlmRoundResult.ToolCalls calls) {
         return new LlmRoundResult.ToolCalls(calls.exchange(), calls.toolUses(), promptRef);
       }
       if (result instanceof LlmRoundResult.Refused refused) {
         return new LlmRoundResult.Finished(WoOutcome.failed(refused.code(), refused.message(), COMPLETED_AT,
-            r.costBefore()), java.util.Optional.empty(), null);
+            r.closing().orElseThrow().costBefore()), java.util.Optional.empty(), null);
       }
       var answered = (LlmRoundResult.Answered) result;
-      WoCost cost = r.costBefore().plus(answered.exchange().woCost());
+      WoCost cost = r.closing().orElseThrow().costBefore().plus(answered.exchange().woCost());
       WoOutcome outcome;
       try {
         outcome = WoOutcome.completed(Json.parse(answered.text()), COMPLETED_AT, cost);

@@ -3,7 +3,6 @@ package cp.workflows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,8 +140,8 @@ class TurnWorkflowTest {
     assertEquals(TurnOutcome.SUCCESS, r.outcome());
     assertEquals("a real answer", r.response());
     List<LlmRoundRequest> synth = ho1.rounds.stream().filter(x -> x.contractId().equals(ContractIds.SYNTHESIZE)).toList();
-    assertNull(synth.get(0).temperature());
-    assertEquals(0.0, synth.get(1).temperature());
+    assertEquals(java.util.Optional.empty(), synth.get(0).overrides().temperature());
+    assertEquals(java.util.Optional.of(0.0), synth.get(1).overrides().temperature());
     List<Ho2Event> gates = ho2.events.stream().filter(e -> e.eventType().equals("WO_QUALITY_GATE")).toList();
     assertEquals(List.of("REJECT", "ACCEPT"), gates.stream().map(Ho2Event::decision).toList());
     WorkOrder retry = Json.convert(ho2.events.stream().filter(e -> e.eventType().equals("WO_PLANNED")).toList().get(2)

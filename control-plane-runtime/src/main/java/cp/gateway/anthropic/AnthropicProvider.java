@@ -1,14 +1,10 @@
 package cp.gateway.anthropic;
 
 import cp.gateway.LlmProvider;
-import cp.gateway.ProviderException;
-import cp.gateway.ProviderReply;
 import cp.gateway.ProviderSettings;
 import cp.gateway.http.HttpLlmProvider;
-import cp.gateway.http.HttpReply;
 import cp.model.PromptRequest;
 import java.time.Clock;
-import java.util.Objects;
 import okhttp3.Headers;
 
 /**
@@ -26,28 +22,14 @@ public final class AnthropicProvider extends HttpLlmProvider {
   static final String API_KEY_HEADER = "x-api-key";
   static final String VERSION_HEADER = "anthropic-version";
 
-  private final AnthropicReplyMapper replies;
-  private final AnthropicErrorMapper errors;
-
   public AnthropicProvider(ProviderSettings settings) {
     this(settings, Clock.systemUTC());
   }
 
   /** {@code clock} turns an HTTP-date {@code retry-after} into a delay. */
   public AnthropicProvider(ProviderSettings settings, Clock clock) {
-    super(ID, settings, AnthropicEndpoint.messages(settings.baseUrl()));
-    this.replies = new AnthropicReplyMapper(settings.apiKey());
-    this.errors = new AnthropicErrorMapper(settings.apiKey(), Objects.requireNonNull(clock, "clock"));
-  }
-
-  @Override
-  protected ProviderException failure(HttpReply reply) {
-    return errors.toException(reply);
-  }
-
-  @Override
-  protected ProviderReply reply(HttpReply reply, PromptRequest request, String model) throws ProviderException {
-    return replies.toReply(reply, request, model);
+    super(ID, settings, AnthropicEndpoint.messages(settings.baseUrl()), clock, AnthropicErrorBody::read,
+        new AnthropicReplyMapper(settings.apiKey())::toReply);
   }
 
   @Override

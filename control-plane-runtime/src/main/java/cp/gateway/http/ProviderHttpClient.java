@@ -148,7 +148,7 @@ public final class ProviderHttpClient {
           continue;
         }
         log.debug("{} POST {} failed after {} ms: {}", providerId, target, millis, e.getClass().getSimpleName());
-        throw ioFailure(e, mark, status, target, millis);
+        throw ioFailure(e, mark, status, target, millis, call.isCanceled());
       } finally {
         InFlightCalls.finished(call);
       }
@@ -178,9 +178,12 @@ public final class ProviderHttpClient {
   }
 
   private ProviderException ioFailure(IOException e, ServerReached.Mark mark, int status, String target,
-      long millis) {
+      long millis, boolean canceled) {
     boolean reached = mark.reached();
     boolean timeout = reached && e instanceof InterruptedIOException;
+    if (!reached && !mark.stale() && !canceled) {
+      return unreachable(e, target, millis);
+    }
     String what;
     if (timeout) {
       what = "no complete response from " + target + " within " + millis + " ms (read timeout "
@@ -197,6 +200,22 @@ public final class ProviderHttpClient {
         .httpStatus(status)
         .message(what + ": " + e.getClass().getSimpleName() + ": " + e.getMessage())
         .cause(e)
+        .redacting(settings.apiKey())
+        .build();
+  }
+
+  /**
+   * No connection could be made, so nothing was sent: which endpoint (host, port, path; never a
+   * key), why in plain words, and what to check. Worth only {@link ProviderSettings#connectAttempts()}
+   * attempts in all.
+   */
+  private ProviderException unreachable(IOException e, String target, long millis) {
+    return ProviderException.builder(providerId, ProviderErrorKind.PROVIDER_UNREACHABLE)
+        .message(providerId + " endpoint " + target + " cannot be reached: " + ConnectFailure.describe(e,
+            settings.connectTimeout()) + " after " + millis + " ms; nothing was sent. Check that the server runs and "
+            + "that the base URL (" + providerId.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL) names it")
+        .cause(e)
+        .attemptLimit(settings.connectAttempts())
         .redacting(settings.apiKey())
         .build();
   }

@@ -121,6 +121,11 @@ public final class ReplyComposer {
     return body + "\n" + OFFLINE_MARKER;
   }
 
+  /** An explicit {@code call <tool> {json}} that could not be made: what was wrong with each, nothing called. */
+  public static String cannotCall(List<String> problems) {
+    return "The offline model called no tool: " + String.join("; and ", problems) + ". " + OFFLINE_MARKER;
+  }
+
   /** PRC-EXECUTE-*: the offline model cannot carry out free-form instructions, and says so. */
   public static String executeResult(String userInput, Context context) {
     String echo = LengthLimit.cut(userInput.strip(), MAX_ECHO_CHARS);

@@ -1,14 +1,10 @@
 package cp.gateway.openai;
 
 import cp.gateway.LlmProvider;
-import cp.gateway.ProviderException;
-import cp.gateway.ProviderReply;
 import cp.gateway.ProviderSettings;
 import cp.gateway.http.HttpLlmProvider;
-import cp.gateway.http.HttpReply;
 import cp.model.PromptRequest;
 import java.time.Clock;
-import java.util.Objects;
 import okhttp3.Headers;
 
 /**
@@ -28,28 +24,14 @@ public final class OpenAiProvider extends HttpLlmProvider {
   static final String AUTHORIZATION = "authorization";
   static final String BEARER = "Bearer ";
 
-  private final OpenAiReplyMapper replies;
-  private final OpenAiErrorMapper errors;
-
   public OpenAiProvider(ProviderSettings settings) {
     this(settings, Clock.systemUTC());
   }
 
   /** {@code clock} turns an HTTP-date {@code retry-after} into a delay. */
   public OpenAiProvider(ProviderSettings settings, Clock clock) {
-    super(ID, settings, OpenAiEndpoint.chatCompletions(settings.baseUrl()));
-    this.replies = new OpenAiReplyMapper(settings.apiKey());
-    this.errors = new OpenAiErrorMapper(settings.apiKey(), Objects.requireNonNull(clock, "clock"));
-  }
-
-  @Override
-  protected ProviderException failure(HttpReply reply) {
-    return errors.toException(reply);
-  }
-
-  @Override
-  protected ProviderReply reply(HttpReply reply, PromptRequest request, String model) throws ProviderException {
-    return replies.toReply(reply, request, model);
+    super(ID, settings, OpenAiEndpoint.chatCompletions(settings.baseUrl()), clock, OpenAiErrorBody::read,
+        new OpenAiReplyMapper(settings.apiKey())::toReply);
   }
 
   @Override

@@ -239,13 +239,17 @@ class AnthropicFailureTest {
   }
 
   @Test
-  void connectionRefused_connection_retryable() throws Exception {
+  void connectionRefused_unreachable_namesTheEndpointAndTheCause_withinTheConnectBudget() throws Exception {
     AnthropicProvider provider = provider(closedPort(), SHORT_READ_TIMEOUT);
 
-    ProviderException e = failsWith(ProviderErrorKind.CONNECTION, () -> provider.send(request().build()));
+    ProviderException e = failsWith(ProviderErrorKind.PROVIDER_UNREACHABLE, () -> provider.send(request().build()));
 
     assertEquals(0, e.httpStatus());
-    assertTrue(e.getMessage().contains("could not connect to 127.0.0.1:"), e.getMessage());
+    assertTrue(e.getMessage().contains("endpoint 127.0.0.1:"), e.getMessage());
+    assertTrue(e.getMessage().contains("connection refused"), e.getMessage());
+    assertTrue(e.getMessage().contains("ANTHROPIC_BASE_URL"), e.getMessage());
+    assertTrue(!e.getMessage().contains("Exception"), "no Java class names: " + e.getMessage());
+    assertEquals(java.util.Optional.of(cp.gateway.ProviderSettings.DEFAULT_CONNECT_ATTEMPTS), e.attemptLimit());
   }
 
   @Test

@@ -205,23 +205,25 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
       String message) {
     return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(),
         r.closing().orElseThrow().woType(), r.contractId(), cost,
-        text, null, code, message), id);
+        text, null, code, message, r.agentClass()), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
       String system, List<Message> messages, List<ToolDefinition> toolDefs, LlmRoundRequest.Overrides overrides,
       Long budget, ActivityIdentity id) {
     var boundary = contract.boundary();
+    cp.contracts.AgentModel own = catalog.model(agent.agentClass());
+    int bound = AgentModelChoice.maxTokens(boundary.maxTokens(), own);
     return PromptRequest.builder()
         .contractId(contract.contractId()).promptPackId(contract.promptPackId())
         .agentId(agent.agentId()).agentClass(agent.agentClass()).frameworkId(agent.frameworkId())
         .workOrderId(woId).sessionId(sessionId).tier("ho1")
-        .system(system).messages(messages).tools(toolDefs)
-        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, boundary.maxTokens())).orElse(boundary.maxTokens()))
+        .system(AgentModelChoice.system(system, contract, own)).messages(messages).tools(toolDefs)
+        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, bound)).orElse(bound))
         .temperature(overrides.temperature().orElse(boundary.temperature()))
-        .provider(boundary.provider())
-        .model(boundary.model() != null ? boundary.model() : defaultModel)
-        .structuredOutput(contract.structuredOutput()).outputSchema(contract.outputSchema())
+        .provider(AgentModelChoice.provider(boundary, own))
+        .model(AgentModelChoice.model(boundary, own, defaultModel))
+        .structuredOutput(contract.structuredOutput()).outputSchema(AgentModelChoice.outputSchema(contract, own))
         .tokenBudgetRemaining(budget)
         .workflowId(id.workflowId()).runId(id.runId()).activityId(id.activityId()).attempt(id.attempt())
         .build();
@@ -281,7 +283,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     WorkOrder wo = f.workOrder();
     WoOutcome done = completion.finish(new WorkOrderCompletion.Closing(wo.woId(), wo.sessionId(), wo.woType(),
         wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.toolResultRef(), f.failureCode(),
-        f.failureMessage()),
+        f.failureMessage(), wo.agentClass()),
         context.identity());
     return done.applyTo(wo);
   }

@@ -40,6 +40,12 @@ public final class DefinitionConfigs {
 
   /** The definition as an agent to add to the catalog ({@link Catalog#withAgents}). */
   public static AddedAgent toAgent(CheckedDefinition d, ToolRegistry registry, Catalog catalog) {
+    return toAgent(d, registry, catalog, cp.contracts.AgentModel.WORKER_DEFAULT);
+  }
+
+  /** As above, with the agent's resolved model ({@link AgentModels}). */
+  public static AddedAgent toAgent(CheckedDefinition d, ToolRegistry registry, Catalog catalog,
+      cp.contracts.AgentModel model) {
     AgentDefinition def = d.definition();
     String agentClass = def.agentClass();
     Optional<AttentionTemplate> own = catalog.attentionTemplates().stream()
@@ -56,7 +62,7 @@ public final class DefinitionConfigs {
     ResourceFile file = new ResourceFile(d.file(), d.source().map(DefinitionSource::bytes)
         .orElseGet(() -> Json.canonical(Json.tree(def)).getBytes(StandardCharsets.UTF_8)));
     return new AddedAgent(config, own.isPresent() ? Optional.empty() : Optional.of(template), file,
-        d.source().map(DefinitionSource::file).flatMap(Optional::ofNullable));
+        d.source().map(DefinitionSource::file).flatMap(Optional::ofNullable), model);
   }
 
   /** {@code SUPPORT_BOT} → {@code support-bot}: the agent id pattern is lower case with dashes. */

@@ -4,6 +4,7 @@ import cp.contracts.Catalog;
 import cp.contracts.CatalogRequirements;
 import cp.contracts.ResourceSource;
 import cp.contracts.SchemaValidator;
+import cp.gateway.ProviderSelection;
 import cp.tools.mcp.McpConnection;
 import cp.tools.mcp.McpServerSpec;
 import cp.tools.mcp.McpSettings;
@@ -52,9 +53,10 @@ public final class PlaneAgents implements AutoCloseable {
    * @param env the worker's environment (${NAME}, api_key_env, PATH; a stdio server gets only a minimal part of it)
    * @param codeTools Java tools registered in code (an embedding application's), beside CP_TOOLS_PATH's
    * @param codeDefinitions agent definitions registered in code, checked with CP_AGENTS_DIR's as one set
+   * @param provider the worker's provider, which a definition's {@code model} defaults to
    */
   public record Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
-      McpSettings mcp, List<JavaTool> codeTools, List<DefinitionSource> codeDefinitions) {
+      McpSettings mcp, List<JavaTool> codeTools, List<DefinitionSource> codeDefinitions, ProviderSelection provider) {
     public Settings {
       Objects.requireNonNull(resources, "resources");
       agentsDir = agentsDir == null ? Optional.empty() : agentsDir;
@@ -62,12 +64,19 @@ public final class PlaneAgents implements AutoCloseable {
       Objects.requireNonNull(mcp, "mcp");
       codeTools = codeTools == null ? List.of() : List.copyOf(codeTools);
       codeDefinitions = codeDefinitions == null ? List.of() : List.copyOf(codeDefinitions);
+      provider = provider == null ? ProviderSelection.offline("no worker provider given") : provider;
     }
 
-    /** Settings without definitions registered in code. */
+    /** Settings without definitions registered in code, for an offline worker. */
     public Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
         McpSettings mcp, List<JavaTool> codeTools) {
-      this(resources, agentsDir, toolsPath, env, mcp, codeTools, List.of());
+      this(resources, agentsDir, toolsPath, env, mcp, codeTools, List.of(), null);
+    }
+
+    /** Settings for an offline worker. */
+    public Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
+        McpSettings mcp, List<JavaTool> codeTools, List<DefinitionSource> codeDefinitions) {
+      this(resources, agentsDir, toolsPath, env, mcp, codeTools, codeDefinitions, null);
     }
   }
 
@@ -80,8 +89,11 @@ public final class PlaneAgents implements AutoCloseable {
   /** Runs the Java tools' calls, each on a thread of its own so that one that hangs can be abandoned. */
   private final JavaToolRunner runner = new JavaToolRunner();
 
+  private final AgentModels models;
+
   private PlaneAgents(Catalog catalog, ToolRegistry registry, JavaToolPath javaPath, List<JavaTool> javaTools,
-      List<McpConnection> connections, AgentDefinitions.Result definitions) {
+      List<McpConnection> connections, AgentDefinitions.Result definitions, AgentModels models) {
+    this.models = models;
     this.catalog = catalog;
     this.registry = registry;
     this.javaPath = javaPath;
@@ -124,9 +136,10 @@ public final class PlaneAgents implements AutoCloseable {
         }
       }
       ToolRegistry registry = ToolRegistry.of(all);
+      AgentModels models = AgentModels.of(defs.definitions(), s.env(), s.provider());
       Catalog catalog = files.withAgents(defs.definitions().stream()
-          .map(d -> DefinitionConfigs.toAgent(d, registry, files)).toList(), registry);
-      return new PlaneAgents(catalog, registry, path, javaTools, connections, defs);
+          .map(d -> DefinitionConfigs.toAgent(d, registry, files, models.of(d.agentClass()))).toList(), registry);
+      return new PlaneAgents(catalog, registry, path, javaTools, connections, defs, models);
     } catch (RuntimeException e) {
       connections.forEach(McpConnection::close);
       closeQuietly(path);
@@ -178,6 +191,11 @@ public final class PlaneAgents implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** The providers the defined agents' own models need beside the worker's, by gateway id. */
+  public Map<String, ProviderSelection> modelRoutes() {
+    return models.routes();
   }
 
   public ToolRegistry registry() {

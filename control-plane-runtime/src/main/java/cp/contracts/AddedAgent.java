@@ -15,9 +15,10 @@ import java.util.Optional;
  *     bytes it was read from (the catalog lists their SHA-256 as an artifact)
  * @param location the file on disk, which the integrity gate re-reads; empty for a definition
  *     registered in code
+ * @param model its own model, output bound and output schema ({@link AgentModel#WORKER_DEFAULT}: none)
  */
 public record AddedAgent(AgentConfig config, Optional<AttentionTemplate> template, ResourceFile file,
-    Optional<Path> location) {
+    Optional<Path> location, AgentModel model) {
   /** What an artifact of a definition registered in code names as its file. */
   public static final String IN_CODE = "registered in code: ";
 
@@ -26,10 +27,11 @@ public record AddedAgent(AgentConfig config, Optional<AttentionTemplate> templat
     template = template == null ? Optional.empty() : template;
     Objects.requireNonNull(file, "file");
     location = location == null ? Optional.empty() : location;
+    model = model == null ? AgentModel.WORKER_DEFAULT : model;
   }
 
   public AddedAgent(AgentConfig config, Optional<AttentionTemplate> template, ResourceFile file) {
-    this(config, template, file, Optional.empty());
+    this(config, template, file, Optional.empty(), AgentModel.WORKER_DEFAULT);
   }
 
   /** Its entry in {@link Catalog#artifacts()}: the definition's path (or where it was registered) and hash. */

@@ -114,7 +114,7 @@ public record PlaneConfig(
   /** What {@link PlaneAgents} assembles for this configuration; the MCP timeout stays under the tool activity's. */
   public PlaneAgents.Settings agentSettings() {
     return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env, mcpSettings(), extensions.tools(),
-        extensions.definitions());
+        extensions.definitions(), provider);
   }
 
   /**

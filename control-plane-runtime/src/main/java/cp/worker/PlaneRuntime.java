@@ -134,8 +134,10 @@ public final class PlaneRuntime implements AutoCloseable {
         return List.of("$: " + e.getMessage());
       }
     };
-    Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
-        new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
+    AgentProviders.Set providers = AgentProviders.of(provider, config.pricing(),
+        agents == null ? Map.of() : agents.modelRoutes(), () -> new OfflineProvider(catalog.schemaValidator()::validate));
+    Gateway gateway = new Gateway(providers.providers(), ledgers.hot(),
+        new GatewayConfig(provider.id(), providers.prices()), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 @Command(name = "chat", mixinStandardHelpOptions = true,
     description = "Chat with an agent (admin> prompt); 'exit', 'quit' or end of input ends the session.")
 final class ChatCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
-  @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT, or one defined in CP_AGENTS_DIR). Default: ${DEFAULT-VALUE}.")
   String agent;
 
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
@@ -50,6 +50,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     PrintStream out = out();
     int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg, env())) {
+      if (session == null) {
+        plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
+      }
       String sid = session != null ? session : plane.client.startSession(agent);
       String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";

@@ -74,7 +74,8 @@ public final class PlaneRuntime implements AutoCloseable {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
             new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock), context),
-        new SessionActivitiesImpl(catalog, ledgers, context), new cp.activities.ApprovalActivitiesImpl(ledgers)};
+        new SessionActivitiesImpl(catalog, ledgers, context), new cp.activities.ApprovalActivitiesImpl(ledgers),
+        new cp.activities.CatalogActivitiesImpl(catalog)};
   }
 
   /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */

@@ -83,7 +83,7 @@ public final class PlaneWorker implements AutoCloseable {
   /** Registers the workflows (with the configured activity options) and the activities. */
   public static void register(Worker worker, PlaneRuntime runtime, WorkerSettings s) {
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(s), SessionWorkflowImpl.class,
-        TurnWorkflowImpl.class);
+        TurnWorkflowImpl.class, cp.workflows.AgentClassesWorkflowImpl.class);
     worker.registerActivitiesImplementations(runtime.activities());
   }
 

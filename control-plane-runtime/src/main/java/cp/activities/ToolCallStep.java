@@ -59,7 +59,7 @@ final class ToolCallStep {
     long start = clock.millis();
     Span span = ActivitySpans.tool(r, use);
     try {
-      ToolCallResult ran = runTool(r, use, key, start, callKey(r, id));
+      ToolCallResult ran = runTool(r, use, key, start, callKey(r, id), id.attempt());
       ActivitySpans.toolDone(span, ran, ho1);
       Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
           ran.status());
@@ -79,7 +79,8 @@ final class ToolCallStep {
         : ToolInvocation.key(id.workflowId(), r.woId(), r.round(), 0) + "/activity-" + id.activityId();
   }
 
-  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start, String callKey) {
+  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start, String callKey,
+      int attempt) {
     LedgerStream ho1 = ledgers.ho1();
     ToolResult result;
     try {
@@ -106,7 +107,7 @@ final class ToolCallStep {
     ObjectNode meta = Ho1ActivitiesImpl.ho1Meta(r.woId(), r.sessionId()).put("round", r.round()).put("tool_id", use.name())
         .put("origin", tools.originOf(use.name()))
         .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
-        .put("result_chars", result.content().length())
+        .put("result_chars", result.content().length()).put("attempt", attempt)
         .put("duration_ms", clock.millis() - start);
     meta.set("arguments", use.input());
     meta.put("arguments_summary", ArgumentSummary.of(use.input()));

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * local fake provider; no key and no Temporal server are needed.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Measure the plane's overhead against a plain loop (P1-P6, heap), side by side in one run.")
+    description = "Measure the plane's overhead against a plain loop (P1-P7, heap), side by side in one run.")
 final class BenchCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
   private static final BenchOptions D = BenchOptions.defaults();
 
@@ -64,7 +64,7 @@ final class BenchCommand extends CliCommand implements java.util.concurrent.Call
   @Option(names = "--tool-round", description = "Each synthesize work order first calls one tool (3 LLM rounds a turn).")
   boolean toolRound;
 
-  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P6, HEAP), e.g. --only P1,P5.")
+  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P7, HEAP), e.g. --only P1,P5.")
   List<String> only = List.of();
 
   @Option(names = "--home", description = "Scratch plane roots (deleted first). Default: target/bench-home.")
@@ -80,7 +80,7 @@ final class BenchCommand extends CliCommand implements java.util.concurrent.Call
       try {
         ids.add(Measure.Id.parse(s));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, HEAP)");
+        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, HEAP)");
       }
     }
     BenchOptions o = new BenchOptions(Duration.ofMillis(latencyMs), Duration.ofMillis(gatewayLatencyMs), rounds, turns,

@@ -28,7 +28,9 @@ class BenchSmokeTest {
     Path out = dir.resolve("results.md");
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
-    BenchReport report = Bench.run(BenchOptions.smoke(dir.resolve("home"), out), Map.of(),
+    // P7 calls the reference MCP server the MCP tests install (node and npm needed, as for them).
+    BenchReport report = Bench.run(BenchOptions.smoke(dir.resolve("home"), out),
+        Map.of(McpReferenceServer.DIR_VARIABLE, cp.tools.mcp.ReferenceServers.root().toString()),
         new PrintStream(progress, true, StandardCharsets.UTF_8));
 
     Set<Measure.Id> ids = report.measures().stream().map(Measure::id).collect(Collectors.toSet());

@@ -45,7 +45,7 @@ public final class Bench {
     MachineInfo machine = MachineInfo.now();
     resetHome();
     settings.put("fake provider latency L", o.latency().toMillis() + " ms (P1, P3, P4, P6), "
-        + o.gatewayLatency().toMillis() + " ms (P2)" + (o.toolRound() ? "; synthesize uses one tool round" : ""));
+        + o.gatewayLatency().toMillis() + " ms (P2), " + o.latency().toMillis() + " ms (B7)" + (o.toolRound() ? "; synthesize uses one tool round" : ""));
     try (FakeAnthropicServer slow = FakeAnthropicServer.start(o.latency(), o.toolRound());
         FakeAnthropicServer fast = FakeAnthropicServer.start(o.gatewayLatency(), o.toolRound())) {
       if (o.runs(Measure.Id.P1) || o.runs(Measure.Id.P3) || o.runs(Measure.Id.P5) || o.runs(Measure.Id.P6)) {
@@ -66,6 +66,10 @@ public final class Bench {
       if (o.runs(Measure.Id.P7)) {
         step("P7: an MCP tool call through the plane ÷ the same call with the MCP SDK");
         measures.addAll(new McpCallBench(callerEnv, o.home().resolve("mcp"), o).run());
+      }
+      if (o.runs(Measure.Id.B7)) {
+        step("B7: a separate cpctl chat process, " + o.chatRuns() + " × " + o.chatTurns() + " turns");
+        measures.addAll(new ChatBench(o, callerEnv).run());
       }
       if (o.runs(Measure.Id.HEAP)) {
         step("heap after " + o.heapTurns() + " turns");

@@ -3,6 +3,7 @@ package cp.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -24,6 +25,9 @@ import java.util.Set;
  * @param crashRuns worker kills in P6
  * @param heapTurns turns before the heap is measured
  * @param toolRound whether each synthesize work order first asks for one tool (3 rounds a turn)
+ * @param chatTurns turns of each B7 chat
+ * @param chatRuns B7 chat processes (each a fresh JVM)
+ * @param cpctl the command that starts cpctl for B7 ({@code bin/cpctl}); empty: B7 cannot run
  * @param only the measures to run (empty: all)
  * @param home where the benchmark's plane roots go (deleted first)
  * @param out the results file
@@ -43,6 +47,9 @@ public record BenchOptions(
     int crashRuns,
     int heapTurns,
     boolean toolRound,
+    int chatTurns,
+    int chatRuns,
+    List<String> cpctl,
     Set<Measure.Id> only,
     Path home,
     Path out) {
@@ -53,6 +60,10 @@ public record BenchOptions(
   /** Enough turns a side for the JIT to compile the SDK's, the service's and the plane's hot paths. */
   public static final int DEFAULT_WARMUP_TURNS = 30;
   public static final Path DEFAULT_OUT = Path.of("target", "bench-results.md");
+  /** Issue 21's B7: an 8-turn chat. */
+  public static final int DEFAULT_CHAT_TURNS = 8;
+  /** Fresh chat processes in B7: the median of three is steadier than one. */
+  public static final int DEFAULT_CHAT_RUNS = 3;
 
   public BenchOptions {
     positive("rounds", rounds);
@@ -65,6 +76,9 @@ public record BenchOptions(
     positive("ledger turns", ledgerTurns);
     positive("crash runs", crashRuns);
     positive("heap turns", heapTurns);
+    positive("chat turns", chatTurns);
+    positive("chat runs", chatRuns);
+    cpctl = cpctl == null ? List.of() : List.copyOf(cpctl);
     if (warmupTurns < 0) {
       throw new IllegalArgumentException("warm-up turns must be >= 0, was " + warmupTurns);
     }
@@ -77,13 +91,23 @@ public record BenchOptions(
   /** The issue's settings. */
   public static BenchOptions defaults() {
     return new BenchOptions(DEFAULT_LATENCY, DEFAULT_GATEWAY_LATENCY, 5, 20, DEFAULT_WARMUP_TURNS, 100, 100, 3, 3, 2000, 10, 3, 1000,
-        false, Set.of(), DEFAULT_HOME, DEFAULT_OUT);
+        false, DEFAULT_CHAT_TURNS, DEFAULT_CHAT_RUNS, List.of(), Set.of(), DEFAULT_HOME, DEFAULT_OUT);
   }
 
-  /** A run that finishes in seconds: it proves every measure runs and reports, nothing about speed. */
-  public static BenchOptions smoke(Path home, Path out) {
+  /**
+   * A run that finishes in seconds: it proves every measure runs and reports, nothing about speed.
+   * B7 runs when {@code cpctl} names a way to start cpctl (a test gives its own classpath's).
+   */
+  public static BenchOptions smoke(Path home, Path out, List<String> cpctl) {
     return new BenchOptions(Duration.ofMillis(1), Duration.ofMillis(1), 1, 2, 1, 5, 3, 1, 1, 50, 1, 1, 10, false,
-        Set.of(), home, out);
+        3, 1, cpctl, Set.of(), home, out);
+  }
+
+  /** This run with only {@code ids}. */
+  public BenchOptions only(Set<Measure.Id> ids) {
+    return new BenchOptions(latency, gatewayLatency, rounds, turnsPerRound, warmupTurns, gatewayCalls, sessions,
+        sessionTurns, throughputRounds, ledgerAppends, ledgerTurns, crashRuns, heapTurns, toolRound, chatTurns, chatRuns,
+        cpctl, ids, home, out);
   }
 
   public boolean runs(Measure.Id id) {

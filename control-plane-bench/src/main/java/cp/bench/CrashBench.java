@@ -57,6 +57,12 @@ final class CrashBench {
   }
 
   List<Measure> run() throws Exception {
+    try (client) {
+      return measure();
+    }
+  }
+
+  private List<Measure> measure() throws Exception {
     List<Double> ms = new ArrayList<>();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     Runnable restoreLogs = quietHeartbeatErrors();

@@ -12,6 +12,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,11 @@ public final class FakeAnthropicServer implements AutoCloseable {
   private final Duration latency;
   private final FakeReplies replies;
   private volatile byte[] lastBody = new byte[0];
+  /** When each request arrived and its response was written (wall clock, as the ledgers stamp their entries). */
+  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+
+  /** One request: when it arrived (read whole) and when its response had been written. */
+  public record Call(Instant arrived, Instant replied) {}
 
   private FakeAnthropicServer(HttpServer server, ExecutorService pool, Duration latency, boolean toolRound) {
     this.server = server;
@@ -99,6 +107,11 @@ public final class FakeAnthropicServer implements AutoCloseable {
     return lastBody.clone();
   }
 
+  /** The requests served so far (standard server only), oldest first. */
+  public List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
   private void handle(HttpExchange ex) throws IOException {
     long arrived = System.nanoTime();
     try (ex) {
@@ -106,6 +119,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
       try (InputStream in = ex.getRequestBody()) {
         body = in.readAllBytes();
       }
+      Instant arrivedAt = Instant.now();
       Answer a = answer(body);
       sleepUntil(arrived + latency.toNanos());
       ex.getResponseHeaders().add("content-type", "application/json");
@@ -113,6 +127,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
       try (OutputStream out = ex.getResponseBody()) {
         out.write(a.body());
       }
+      calls.add(new Call(arrivedAt, Instant.now()));
     }
   }
 

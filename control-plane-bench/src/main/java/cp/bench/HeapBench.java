@@ -62,6 +62,7 @@ final class HeapBench {
         worker.close();
         worker = null;
         afterWorker = usedAfterGc();
+        client.close();
         client = null;
         connection.close();
         connection = null;

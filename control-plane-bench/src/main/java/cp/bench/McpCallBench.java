@@ -54,8 +54,16 @@ final class McpCallBench {
     this.o = o;
   }
 
+  /** The row's text. */
+  static final String WHAT = "MCP tool call through the plane (Ho1ToolCall activity) p50 ÷ the same call with the MCP SDK";
+
   List<Measure> run() throws Exception {
-    McpReferenceServer everything = McpReferenceServer.locate(callerEnv, home.resolve("mcp-servers"));
+    McpReferenceServer everything;
+    try {
+      everything = McpReferenceServer.locate(callerEnv, home.resolve("mcp-servers"));
+    } catch (IllegalStateException e) {
+      return List.of(Measure.info(Measure.Id.P7, WHAT, "not run", e.getMessage()));
+    }
     String arguments = Json.object().put("duration", o.latency().toMillis() / 1000.0).put("steps", 1).toString();
     Map<String, String> env = planeEnv(everything);
     PlaneConfig config = PlaneConfig.fromEnv(env);
@@ -80,8 +88,7 @@ final class McpCallBench {
         double sdk = medianSkippingWarmUp(r, 1);
         double ratio = plane / sdk;
         boolean met = plane <= RATIO_TARGET * sdk + FIXED_TARGET_MS;
-        return List.of(Measure.target(Measure.Id.P7, "MCP tool call through the plane (Ho1ToolCall activity) p50 ÷ the"
-            + " same call with the MCP SDK", Measure.ratio(ratio), "≤ " + RATIO_TARGET + "x + " + (int) FIXED_TARGET_MS
+        return List.of(Measure.target(Measure.Id.P7, WHAT, Measure.ratio(ratio), "≤ " + RATIO_TARGET + "x + " + (int) FIXED_TARGET_MS
             + " ms", met, String.format(Locale.ROOT, "%.1f ms ÷ %.1f ms (plane − direct = %.1f ms), %s %s over"
             + " stdio, %d rounds of %d calls a side after one warm-up round", plane, sdk, plane - sdk, SERVER, TOOL,
             o.rounds(), CALLS_PER_ROUND)));

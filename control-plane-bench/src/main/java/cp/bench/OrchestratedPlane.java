@@ -58,6 +58,7 @@ final class OrchestratedPlane implements AutoCloseable {
 
   @Override
   public void close() {
+    client.close();
     worker.close();
     connection.close();
     runtime.close();

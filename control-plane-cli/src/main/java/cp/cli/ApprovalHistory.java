@@ -8,10 +8,8 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Approvals as HO1m recorded them (issue 15): each APPROVAL_REQUESTED with its APPROVAL_DECIDED,
@@ -33,21 +31,6 @@ final class ApprovalHistory {
   /** The session's approvals in the order they were asked. */
   static List<Entry> of(Ledgers ledgers, String sessionId) {
     return build(ledgers.ho1().bySession(sessionId));
-  }
-
-  /** Sessions with an approval asked and not decided on record (the candidates for {@code cpctl approvals}). */
-  static Set<String> sessionsWithUndecided(Ledgers ledgers) {
-    Set<String> decided = new LinkedHashSet<>();
-    for (LedgerEntry d : ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_DECIDED)) {
-      decided.add(d.metaText("approval_id"));
-    }
-    Set<String> sessions = new LinkedHashSet<>();
-    for (Entry e : build(ledgers.ho1().byEventType(ApprovalActivitiesImpl.APPROVAL_REQUESTED))) {
-      if (!decided.contains(e.approvalId())) {
-        sessions.add(e.sessionId());
-      }
-    }
-    return sessions;
   }
 
   private static List<Entry> build(List<LedgerEntry> entries) {

@@ -9,9 +9,12 @@ import java.util.Optional;
 
 /**
  * {@code cpctl chat}'s in-place question about a tool call waiting for a person (issue 15):
- * {@code approve write_file HO2/notes.md (120 bytes, 3 lines)? [y/N/r(eason)]}. {@code y} grants,
- * anything else (Enter included) denies, {@code r} asks for a reason first and then the same
- * question. The end of input decides nothing: the approval stays pending.
+ * {@code approve write_file HO2/notes.md (120 bytes, 3 lines)? [y/N/r(eason)] }. One answer decides:
+ * {@code y} grants, {@code n}, Enter or anything else denies, {@code r} asks for the reason and
+ * denies with it; {@code y} or {@code n} followed by text decides with that text as the reason
+ * ({@code n not in HO2 please}). Issue 20: {@code r} no longer asks the question again after the
+ * reason, and {@code exit} or {@code quit} is not an answer: like the end of input, it decides
+ * nothing (the approval stays pending), and chat ends after the turn.
  */
 final class ApprovalPrompt {
   /** Who decides when no name is given: the OS user (issue 15: "--by or the OS user"). */
@@ -19,43 +22,52 @@ final class ApprovalPrompt {
     return by != null && !by.isBlank() ? by : System.getProperty("user.name", "unknown");
   }
 
+  /** What the person answered: a decision, or none (end of input, or {@code exit}: then {@code leave}). */
+  record Answer(ApprovalDecision decision, boolean leave) {
+    Optional<ApprovalDecision> decided() {
+      return Optional.ofNullable(decision);
+    }
+  }
+
   private ApprovalPrompt() {}
 
   /** The question's first line: the tool and the summary's first line (path, size, lines). */
   static String question(PendingApproval p) {
-    String first = p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
-    return "approve " + p.tool() + " " + first + "? [y/N/r(eason)] ";
+    return "approve " + p.tool() + " " + ApprovalText.firstLine(p) + "? [y/N/r(eason)] ";
   }
 
-  /** Asks on {@code out}, reads the answer from {@code in}; empty when the input ended first. */
-  static Optional<ApprovalDecision> ask(PendingApproval p, LineInput in, PrintStream out, String approver) {
+  /** Asks on {@code out} and reads one answer from {@code in} (and, after {@code r}, the reason). */
+  static Answer ask(PendingApproval p, LineInput in, PrintStream out, String approver) {
     out.println(p.summary());
     out.print(question(p));
     out.flush();
-    String a = answer(in);
-    String reason = null;
-    if ("r".equals(a) || "reason".equals(a)) {
-      out.print("reason: ");
-      out.flush();
-      reason = line(in);
-      if (reason == null) {
-        return Optional.empty();
+    String line = line(in);
+    if (line == null) {
+      return new Answer(null, false);
+    }
+    String a = line.trim();
+    // "yes, fine by me": the first word without its punctuation.
+    String word = (a.contains(" ") ? a.substring(0, a.indexOf(' ')) : a).toLowerCase(Locale.ROOT)
+        .replaceAll("[,.;:!]+$", "");
+    String rest = a.contains(" ") ? a.substring(a.indexOf(' ') + 1).trim() : "";
+    if (word.equals("exit") || word.equals("quit")) {
+      return new Answer(null, true);
+    }
+    boolean grant = word.equals("y") || word.equals("yes");
+    String reason = grant || word.equals("n") || word.equals("no") ? rest : null;
+    if (word.equals("r") || word.equals("reason")) {
+      reason = rest;
+      if (reason.isEmpty()) {
+        out.print("reason for denying it: ");
+        out.flush();
+        reason = line(in);
+        if (reason == null) {
+          return new Answer(null, false);
+        }
       }
-      out.print("approve " + p.tool() + "? [y/N] ");
-      out.flush();
-      a = answer(in);
     }
-    if (a == null) {
-      return Optional.empty();
-    }
-    boolean grant = a.equals("y") || a.equals("yes");
-    return Optional.of(new ApprovalDecision(p.approvalId(), grant ? ApprovalDecision.GRANT : ApprovalDecision.DENY,
-        approver, reason == null || reason.isBlank() ? null : reason.trim()));
-  }
-
-  private static String answer(LineInput in) {
-    String l = line(in);
-    return l == null ? null : l.trim().toLowerCase(Locale.ROOT);
+    return new Answer(new ApprovalDecision(p.approvalId(), grant ? ApprovalDecision.GRANT : ApprovalDecision.DENY,
+        approver, reason == null || reason.isBlank() ? null : reason.trim()), false);
   }
 
   private static String line(LineInput in) {

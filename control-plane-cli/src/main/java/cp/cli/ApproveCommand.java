@@ -36,25 +36,21 @@ final class ApproveCommand extends CliCommand implements java.util.concurrent.Ca
 
   @Override
   public Integer call() {
-    var cfg = config();
-    CliPlane.requireSharedService(cfg, "approve");
     String who = ApprovalPrompt.approver(by);
     ApprovalDecision d = new ApprovalDecision(approvalId, deny ? ApprovalDecision.DENY : ApprovalDecision.GRANT, who,
         reason);
     d.fieldProblem().ifPresent(p -> {
       throw new IllegalArgumentException(p.message());
     });
-    try (CliPlane plane = CliPlane.open(cfg, env())) {
-      ApprovalResult r = plane.client.approve(sessionId, d, () -> err().println("cpctl: no worker has taken the"
-          + " decision yet; it stays pending and applies when a worker runs (waiting; Ctrl-C leaves it to apply"
-          + " later)"));
-      if (json) {
-        out().println(Json.pretty(r));
-      } else {
-        out().println(r.message() != null ? r.message() : r.approvalId() + " " + r.decision());
-      }
-      String asked = deny ? ApprovalResult.DENIED : ApprovalResult.GRANTED;
-      return asked.equals(r.decision()) ? Cpctl.OK : Cpctl.FAILED;
+    ApprovalResult r = withSharedService("approve", plane -> plane.client.approve(sessionId, d,
+        () -> err().println("cpctl: no worker has taken the decision yet; it stays pending and applies when a worker"
+            + " runs (waiting; Ctrl-C leaves it to apply later)")));
+    if (json) {
+      out().println(Json.pretty(r));
+    } else {
+      out().println(r.message() != null ? r.message() : r.approvalId() + " " + r.decision());
     }
+    String asked = deny ? ApprovalResult.DENIED : ApprovalResult.GRANTED;
+    return asked.equals(r.decision()) ? Cpctl.OK : Cpctl.FAILED;
   }
 }

@@ -3,14 +3,13 @@ package cp.cli;
 import cp.client.ClientException;
 import cp.client.SessionEndedException;
 import cp.client.TurnListener;
-import cp.model.ApprovalDecision;
 import cp.model.ApprovalResult;
 import cp.model.PendingApproval;
 import cp.model.SessionSummary;
 import cp.model.TurnResult;
+import cp.worker.PlaneConfig;
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,6 +26,9 @@ import picocli.CommandLine.Option;
  * Temporal service, worker, client) and needs no API key: the offline provider answers.
  * Standard input may be piped (one turn per line); progress goes to stderr only when it is a
  * terminal, so piped output stays clean.
+ *
+ * <p>A turn is one round trip to the session: the Update, nothing before it (issue 21: the
+ * chat counts its session's turns from the results instead of asking the session each time).
  */
 @Command(name = "chat", mixinStandardHelpOptions = true,
     description = "Chat with an agent (admin> prompt); 'exit', 'quit' or end of input ends the session.")
@@ -37,8 +39,15 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
 
+  /** How often chat looks for approvals the client reported while the turn runs. */
+  static final long APPROVAL_CHECK_MS = 100;
+
   /** The turn being run (0 at the prompt), for what Ctrl-C says. */
   private volatile int runningTurn;
+  /** The session's completed turns as this chat knows them: from its start, then from each result. */
+  private int knownTurns;
+  /** Set when the person typed exit at an approval question: chat ends after the running turn. */
+  private boolean leaveAfterTurn;
 
   @Override
   public Integer call() throws Exception {
@@ -50,98 +59,138 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     PrintStream out = out();
     int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg, env())) {
-      if (session == null) {
+      String sid;
+      String agentClass;
+      if (session != null) {
+        var state = plane.client.state(session);
+        sid = session;
+        agentClass = state.agentClass();
+        knownTurns = state.turns();
+      } else {
         plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
+        sid = plane.client.startSession(agent);
+        agentClass = agent.toUpperCase(Locale.ROOT);
       }
-      String sid = session != null ? session : plane.client.startSession(agent);
-      String agentClass = session != null ? plane.client.state(sid).agentClass() : agent.toUpperCase(Locale.ROOT);
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";
       AtomicBoolean ended = new AtomicBoolean();
       // The session this chat talks to: a new one when the user accepts one after the last ended.
       AtomicReference<String> current = new AtomicReference<>(sid);
       Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended, () -> runningTurn,
-          err()), "cpctl-chat-shutdown");
+          err(), ChatInterrupt.Cause.CTRL_C), "cpctl-chat-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
-      if (interactive) {
-        out.println("Control Plane chat: agent " + agentClass + ", session " + sid + ", provider "
-            + cfg.provider().type().id() + ", Temporal " + (cfg.embedded() ? "embedded in-process" : cfg.temporalAddress())
-            + ". Type 'exit' or 'quit' to end.");
-      }
-      LineInput input = new LineInput(root().in);
-      int lineNo = 0;
-      while (true) {
-        if (interactive) {
-          out.print(prompt);
-          out.flush();
-        }
-        LineInput.Line line = input.next();
-        if (line == null) {
-          break;
-        }
-        lineNo++;
-        if (line.problem() != null) {
-          err().println("cpctl: input line " + lineNo + " skipped: " + line.problem());
-          continue;
-        }
-        String text = line.text();
-        String cmd = text.trim().toLowerCase(Locale.ROOT);
-        if (cmd.equals("exit") || cmd.equals("quit")) {
-          break;
-        }
-        if (text.isBlank()) {
-          continue;
-        }
-        try {
-          runTurn(plane, current.get(), text, out, interactive, input);
-        } catch (SessionEndedException e) {
-          if (!interactive) {
-            err().println(EndedSessions.notSent(e));
-            status = Cpctl.FAILED;
-            break;
-          }
-          if (!EndedSessions.offerNewSession(e, input, out)) {
-            break;
-          }
-          current.set(plane.client.startSession(agentClass));
-          out.println("Session " + current.get() + " started; sending your message there.");
-          runTurn(plane, current.get(), text, out, interactive, input);
-        }
-      }
-      if (ended.compareAndSet(false, true)) {
-        SessionSummary s;
-        try {
-          s = plane.client.end(current.get());
-        } catch (SessionEndedException e) {
-          s = e.summary();
-        }
-        out.println(EndedSessions.closing(s));
-        if (s.endNotRecorded() != null) {
-          err().println("cpctl: " + s.endNotRecorded());
-        }
-      }
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // Already shutting down.
+        if (interactive) {
+          out.println(banner(cfg, agentClass, sid));
+        }
+        status = converse(plane, current, agentClass, prompt, interactive, out);
+        if (ended.compareAndSet(false, true)) {
+          SessionSummary s;
+          try {
+            s = plane.client.end(current.get());
+          } catch (SessionEndedException e) {
+            s = e.summary();
+          }
+          out.println(EndedSessions.closing(s));
+          if (s.endNotRecorded() != null) {
+            err().println("cpctl: " + s.endNotRecorded());
+          }
+        }
+      } catch (Throwable e) {
+        // Issue 20: an error is not a Ctrl-C. The hook goes first, then the session is ended as well
+        // as it can be, saying so truthfully; the error itself is printed by cpctl as usual.
+        removeHook(hook);
+        new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended, () -> runningTurn, err(),
+            ChatInterrupt.Cause.ERROR).run();
+        throw e;
+      } finally {
+        removeHook(hook);
       }
     }
     return status;
   }
 
-  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
-      LineInput input) throws InterruptedException {
-    int turn = plane.client.state(sid).turns() + 1;
-    runningTurn = turn;
+  /** The turns, one per input line, until exit, quit or the end of input; the exit status. */
+  private int converse(CliPlane plane, AtomicReference<String> current, String agentClass, String prompt,
+      boolean interactive, PrintStream out) throws Exception {
+    LineInput input = new LineInput(root().in);
+    int lineNo = 0;
+    while (!leaveAfterTurn) {
+      if (interactive) {
+        out.print(prompt);
+        out.flush();
+      }
+      LineInput.Line line = input.next();
+      if (line == null) {
+        return Cpctl.OK;
+      }
+      lineNo++;
+      if (line.problem() != null) {
+        err().println("cpctl: input line " + lineNo + " skipped: " + line.problem());
+        continue;
+      }
+      String text = line.text();
+      String cmd = text.trim().toLowerCase(Locale.ROOT);
+      if (cmd.equals("exit") || cmd.equals("quit")) {
+        return Cpctl.OK;
+      }
+      if (text.isBlank()) {
+        continue;
+      }
+      try {
+        runTurn(plane, current.get(), text, out, interactive, input);
+      } catch (SessionEndedException e) {
+        runningTurn = 0;
+        if (!interactive) {
+          err().println(EndedSessions.notSent(e));
+          return Cpctl.FAILED;
+        }
+        if (!EndedSessions.offerNewSession(e, input, out)) {
+          return Cpctl.OK;
+        }
+        current.set(plane.client.startSession(agentClass));
+        knownTurns = 0;
+        out.println("Session " + current.get() + " started; sending your message there.");
+        runTurn(plane, current.get(), text, out, interactive, input);
+      }
+    }
+    return Cpctl.OK;
+  }
+
+  /**
+   * The banner of an interactive chat. The provider is named only where this chat knows it: the
+   * embedded plane's is this process's configuration; against a shared service the workers answer
+   * with their own (issue 20: this chat's environment is not theirs).
+   */
+  static String banner(PlaneConfig cfg, String agentClass, String sid) {
+    String provider = cfg.embedded() ? "provider " + cfg.provider().type().id()
+        : "provider: the workers' own (set where they run; this chat does not see it)";
+    return "Control Plane chat: agent " + agentClass + ", session " + sid + ", " + provider + ", Temporal "
+        + (cfg.embedded() ? "embedded in-process" : cfg.temporalAddress()) + ". Type 'exit' or 'quit' to end.";
+  }
+
+  private static void removeHook(Thread hook) {
     try {
-      awaitTurn(plane, sid, text, turn, out, interactive, input);
-    } finally {
-      runningTurn = 0;
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // Already shutting down: the hook runs, as it should for a signal.
     }
   }
 
-  private void awaitTurn(CliPlane plane, String sid, String text, int turn, PrintStream out, boolean interactive,
+  private void runTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
       LineInput input) throws InterruptedException {
-    Progress progress = new Progress(err(), interactive);
+    // Left set when the turn fails: what chat says as it stops names the turn.
+    runningTurn = knownTurns + 1;
+    TurnResult r = awaitTurn(plane, sid, text, out, interactive, input);
+    if (r != null) {
+      knownTurns = r.turn();
+    }
+    runningTurn = 0;
+  }
+
+  /** Runs the turn and prints its result; returns it, or null when the session refused it. */
+  private TurnResult awaitTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
+      LineInput input) throws InterruptedException {
+    TurnSteps progress = new TurnSteps(err(), interactive);
     // The client reads the turn's progress (the per-turn Query) and its pending approvals on the
     // turn's thread; this thread stays interruptible and asks the person about each approval.
     BlockingQueue<PendingApproval> approvals = new LinkedBlockingQueue<>();
@@ -167,7 +216,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         TurnResult r = result.get(APPROVAL_CHECK_MS, TimeUnit.MILLISECONDS);
         progress.clear();
         TurnPrinter.print(out, r);
-        return;
+        return r;
       } catch (TimeoutException e) {
         for (PendingApproval p; (p = approvals.poll()) != null; ) {
           progress.clear();
@@ -181,16 +230,13 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         }
         if (cause instanceof ClientException ce && ce.kind() != ClientException.Kind.UNAVAILABLE) {
           err().println("cpctl: " + Cpctl.clientLine(ce));
-          return;
+          return null;
         }
         throw new ClientException(ClientException.Kind.UNAVAILABLE, Cpctl.oneLine(cause), cause,
             cause instanceof ClientException ce ? ce.sessionId() : sid, null);
       }
     }
   }
-
-  /** How often chat looks for approvals the client reported while the turn runs. */
-  static final long APPROVAL_CHECK_MS = 100;
 
   /**
    * Issue 15: asks in place about a tool call of the turn that waits for a person. Piped input
@@ -200,17 +246,23 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private void askForApproval(CliPlane plane, String sid, PrintStream out, boolean interactive, LineInput input,
       PendingApproval p) {
     if (!interactive) {
-      err().println(TurnCommand.waitingLine(p));
+      err().println(ApprovalText.waitingLine(p));
       return;
     }
-    Optional<ApprovalDecision> d = ApprovalPrompt.ask(p, input, out,
-        ApprovalPrompt.approver(null));
-    if (d.isEmpty()) {
-      err().println(TurnCommand.waitingLine(p));
+    ApprovalPrompt.Answer a = ApprovalPrompt.ask(p, input, out, ApprovalPrompt.approver(null));
+    if (a.leave()) {
+      leaveAfterTurn = true;
+      err().println("cpctl: no decision on " + p.approvalId() + ": it stays pending (decide with '"
+          + ApprovalText.decideCommand(p) + "' until " + p.deadline() + ", then " + p.onTimeout()
+          + "); chat ends when this turn does");
+      return;
+    }
+    if (a.decided().isEmpty()) {
+      err().println(ApprovalText.waitingLine(p));
       return;
     }
     try {
-      ApprovalResult r = plane.client.approve(sid, d.get(), null);
+      ApprovalResult r = plane.client.approve(sid, a.decision(), null);
       out.println(r.message());
     } catch (ClientException e) {
       err().println("cpctl: " + Cpctl.clientLine(e));
@@ -218,12 +270,12 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   }
 
   /** Shows the turn's steps on stderr when it is a terminal; prints nothing otherwise. */
-  static final class Progress {
+  static final class TurnSteps {
     private final PrintStream err;
     private final boolean enabled;
     private String last = "";
 
-    Progress(PrintStream err, boolean enabled) {
+    TurnSteps(PrintStream err, boolean enabled) {
       this.err = err;
       this.enabled = enabled;
     }
@@ -244,5 +296,4 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       }
     }
   }
-
 }

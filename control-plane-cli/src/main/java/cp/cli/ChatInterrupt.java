@@ -20,9 +20,11 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * What {@code cpctl chat} does on Ctrl-C (SIGINT, run as a shutdown hook): end the session as
- * cleanly as it can and say in one line on stderr what became of the session and of a running
- * turn, and where to see it.
+ * What {@code cpctl chat} does on Ctrl-C (SIGINT, run as a shutdown hook), or when it stops on an
+ * error (run by chat itself, the hook removed first: issue 20, an error exit is not a Ctrl-C): end
+ * the session as cleanly as it can and say in one line on stderr what became of the session and of
+ * a running turn, and where to see it. After an error the line comes only when the session was
+ * ended; otherwise the error itself, which cpctl prints, is all there is to say.
  *
  * <ul>
  *   <li>At the prompt: the session is ended through its {@code end} Update (SESSION_END written).
@@ -41,6 +43,20 @@ final class ChatInterrupt implements Runnable {
   /** SESSION_END's end_reason when chat was interrupted during a turn. */
   static final String INTERRUPTED = "interrupted";
 
+  /** Why chat stops: how its line begins, and what SESSION_END's detail names. */
+  enum Cause {
+    CTRL_C("interrupted (Ctrl-C)", "Ctrl-C in cpctl chat"),
+    ERROR("chat stopped on an error", "an error in cpctl chat");
+
+    final String said;
+    final String detail;
+
+    Cause(String said, String detail) {
+      this.said = said;
+      this.detail = detail;
+    }
+  }
+
   private final CliPlane plane;
   private final String temporal;
   /** The session chat talks to now (a new one after the user accepted one); read when Ctrl-C comes. */
@@ -49,15 +65,17 @@ final class ChatInterrupt implements Runnable {
   private final AtomicBoolean ended;
   private final IntSupplier runningTurn;
   private final PrintStream err;
+  private final Cause cause;
 
   ChatInterrupt(CliPlane plane, String temporal, Supplier<String> session, AtomicBoolean ended, IntSupplier runningTurn,
-      PrintStream err) {
+      PrintStream err, Cause cause) {
     this.plane = plane;
     this.temporal = temporal;
     this.session = session;
     this.ended = ended;
     this.runningTurn = runningTurn;
     this.err = err;
+    this.cause = cause;
   }
 
   @Override
@@ -71,10 +89,17 @@ final class ChatInterrupt implements Runnable {
     try {
       line = turn == 0 ? atPrompt() : plane.runtime != null ? duringEmbeddedTurn(turn) : duringSharedTurn(turn);
     } catch (RuntimeException e) {
-      line = "session " + sid + " could not be ended (" + Cpctl.innermostMessage(e) + "); no SESSION_END was written"
+      if (cause == Cause.ERROR) {
+        // The error, printed next, already says why the session cannot be reached or ended.
+        return;
+      }
+      line = "session " + sid + " could not be ended (" + why(e) + "); no SESSION_END was written"
           + (turn == 0 ? "" : "; turn " + turn + " was running") + ". See 'cpctl show " + sid + "'.";
     }
-    err.println("cpctl: interrupted (Ctrl-C)" + (turn == 0 ? "" : " during turn " + turn) + ": " + line);
+    if (line == null) {
+      return;
+    }
+    err.println("cpctl: " + cause.said + (turn == 0 ? "" : " during turn " + turn) + ": " + line);
     err.flush();
   }
 
@@ -95,6 +120,10 @@ final class ChatInterrupt implements Runnable {
       return "the turn finished on the worker; session " + sid + " ended, SESSION_END written ("
           + totals(s.turns(), s.tokensUsed(), s.cost()) + "). See 'cpctl show " + sid + "'.";
     } catch (RuntimeException e) {
+      if (cause == Cause.ERROR) {
+        // After an error the service may be what failed: nothing is known to add to the error itself.
+        return null;
+      }
       return "the turn goes on on the workers at " + temporal + " and session " + sid + " was asked to end once it"
           + " finishes (SESSION_END then); see 'cpctl show " + sid + "'.";
     }
@@ -108,7 +137,7 @@ final class ChatInterrupt implements Runnable {
     if (hot.idForKey(key).isEmpty()) {
       SessionSummary s = new SessionSummary(sid, state.agentClass(), state.turns(), state.tokensUsed(),
           state.profile().sessionTokenLimit(), state.cost(), INTERRUPTED, state.degradedTurns(), null,
-          java.time.Instant.now().toString(), "Ctrl-C in cpctl chat during turn " + turn);
+          java.time.Instant.now().toString(), cause.detail + " during turn " + turn);
       ObjectNode meta = (ObjectNode) Json.tree(s);
       meta.put("tokens_remaining", state.tokensRemaining()).put("runs", state.runs())
           .put("interrupted_turn", turn).put("interrupted_turn_workflow_id", WorkOrderIds.turnWorkflow(sid, turn))
@@ -116,7 +145,7 @@ final class ChatInterrupt implements Runnable {
               TurnExchanges.cost(hot, sid, WorkOrderIds.turnWorkflow(sid, turn)).totalTokens())
           .put("session_id", sid).put("tier", "hot");
       hot.write(LedgerEntry.builder(EventType.SESSION_END.wire()).submissionId(sid).decision("ENDED")
-          .reason("session ended: " + INTERRUPTED + " (Ctrl-C in cpctl chat during turn " + turn + ")")
+          .reason("session ended: " + INTERRUPTED + " (" + cause.detail + " during turn " + turn + ")")
           .metadata(meta).idempotencyKey(key).build());
     }
     return "the turn was stopped unfinished (the in-process Temporal service stops with chat); what it did is in"
@@ -128,13 +157,26 @@ final class ChatInterrupt implements Runnable {
     return String.format(Locale.ROOT, "%d turn(s), %d tokens, $%.4f", turns, tokens, cost);
   }
 
+  /** A call that got no answer in time. */
+  static final class NoAnswer extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoAnswer(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private static String why(RuntimeException e) {
+    return e instanceof NoAnswer ? e.getMessage() : Cpctl.innermostMessage(e);
+  }
+
   private static <T> T within(Supplier<T> call) {
     try {
       return CompletableFuture.supplyAsync(call).get(WAIT_MS, TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("the Temporal service did not answer within " + WAIT_MS + " ms", e);
+      throw new NoAnswer("the Temporal service did not answer within " + WAIT_MS + " ms", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);

@@ -34,6 +34,18 @@ abstract class CliCommand {
     return PlaneConfig.fromEnv(env());
   }
 
+  /**
+   * Runs {@code call} on a client of the shared Temporal service {@code TEMPORAL_ADDRESS} names,
+   * and closes it; refused (as {@code cpctl <command>} needing one) when there is none.
+   */
+  <T> T withSharedService(String command, java.util.function.Function<CliPlane, T> call) {
+    PlaneConfig cfg = config();
+    CliPlane.requireSharedService(cfg, command);
+    try (CliPlane plane = CliPlane.open(cfg, env())) {
+      return call.apply(plane);
+    }
+  }
+
   /** Refuses a --port outside 1-65535. */
   static void checkPort(int port) {
     if (port < 1 || port > 65535) {

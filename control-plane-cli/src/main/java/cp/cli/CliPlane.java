@@ -116,6 +116,7 @@ final class CliPlane implements AutoCloseable {
 
   @Override
   public void close() {
+    client.close();
     if (worker != null) {
       worker.close();
     }

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
         TurnCommand.class, ApprovalsCommand.class, ApproveCommand.class, SessionsCommand.class, ShowCommand.class,
         LedgerCommand.class, GateCheckCommand.class,
-        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchCommand.class, AgentsCommand.class,
+        ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchHintCommand.class, AgentsCommand.class,
         CommandLine.HelpCommand.class})
 public final class Cpctl implements Runnable {
   public static final int OK = 0;

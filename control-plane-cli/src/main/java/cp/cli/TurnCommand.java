@@ -42,7 +42,7 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
       TurnResult r = plane.client.turn(sessionId, text, new TurnListener() {
         @Override
         public void onApproval(PendingApproval p) {
-          err().println(waitingLine(p));
+          err().println(ApprovalText.waitingLine(p));
         }
 
         @Override
@@ -57,16 +57,5 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
       }
       return TurnOutcome.ERROR.equals(r.outcome()) ? Cpctl.FAILED : Cpctl.OK;
     }
-  }
-
-  /**
-   * Issue 15: what a waiting turn says about a tool call that waits for a person. The turn keeps
-   * waiting; Ctrl-C leaves the approval pending (it lives in the session, not in this process).
-   */
-  static String waitingLine(cp.model.PendingApproval p) {
-    String first = p.summary() == null ? "" : p.summary().lines().findFirst().orElse("");
-    return "cpctl: waiting for approval " + p.approvalId() + " (" + p.tool() + " " + first + ", until " + p.deadline()
-        + ", then " + p.onTimeout() + "): decide with 'cpctl approve " + p.sessionId() + " " + p.approvalId()
-        + "' (add --deny to refuse); still waiting";
   }
 }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
+import cp.worker.EmbeddedTemporal;
+import cp.worker.PlaneConfig;
+import cp.worker.SearchAttributeRegistrar;
+import io.temporal.api.workflowservice.v1.ListOpenWorkflowExecutionsRequest;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -99,5 +103,49 @@ class ChatInterruptTest {
       assertTrue(!chat.stdout().contains(AnthropicTurnMock.ANSWER) && !chat.stdout().contains("[success"),
           "no reply was printed for the stopped turn\n" + chat.describe());
     }
+  }
+
+  /**
+   * Issue 20: the Ctrl-C handler ran on every exit, so a chat that stopped on an ordinary error said
+   * "interrupted (Ctrl-C) … no SESSION_END was written". Here the shared service goes away during a
+   * turn: chat exits 1 saying it lost the service, and nothing about a Ctrl-C nobody pressed.
+   */
+  @Test
+  void anErrorExit_saysWhatHappened_andNothingAboutCtrlC() throws Exception {
+    int port = CpctlProcesses.freePort();
+    EmbeddedTemporal service = EmbeddedTemporal.onPort(port);
+    boolean closed = false;
+    try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      SearchAttributeRegistrar.ensure(service.operator(), PlaneConfig.DEFAULT_NAMESPACE);
+      Map<String, String> env = CliHarness.env(home);
+      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+      env.put("CP_SERVICE_LOST_MS", "1000");
+      // No worker: the turn waits, then the service goes away under it.
+      var chat = p.startInteractive("chat", env, "chat");
+      chat.type("hello\n");
+      long until = System.nanoTime() + CpctlProcesses.STEP_TIMEOUT.toNanos();
+      while (openWorkflows(service) == 0 && System.nanoTime() < until) {
+        Thread.sleep(50);
+      }
+      // The session started; its turn's Update is on its way and waits for a worker that never comes.
+      Thread.sleep(1000);
+      service.close();
+      closed = true;
+
+      assertEquals(1, chat.awaitExit(), chat.describe());
+      assertTrue(chat.stderr().contains("lost the Temporal service at 127.0.0.1:" + port), chat.describe());
+      assertTrue(!chat.stderr().contains("Ctrl-C") && !chat.stderr().contains("interrupted"), chat.describe());
+      assertEquals(1, chat.stderr().lines().filter(l -> l.startsWith("cpctl: ")).count(),
+          "one line: the error (ending the session failed for the same reason)\n" + chat.describe());
+    } finally {
+      if (!closed) {
+        service.close();
+      }
+    }
+  }
+
+  private static int openWorkflows(EmbeddedTemporal service) {
+    return service.service().blockingStub().listOpenWorkflowExecutions(ListOpenWorkflowExecutionsRequest.newBuilder()
+        .setNamespace(PlaneConfig.DEFAULT_NAMESPACE).build()).getExecutionsCount();
   }
 }

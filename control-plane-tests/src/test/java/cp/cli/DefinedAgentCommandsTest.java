@@ -32,6 +32,7 @@ class DefinedAgentCommandsTest {
         + "tools: [list_packages]\n");
     service = SharedService.start(home, Map.of("CP_AGENTS_DIR", agents.toString()));
     env = service.env();
+    env.remove("CP_AGENTS_DIR"); // the CLI knows only the built-ins: the worker knows WEATHER
   }
 
   @AfterAll

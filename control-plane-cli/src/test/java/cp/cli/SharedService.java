@@ -37,19 +37,15 @@ final class SharedService implements AutoCloseable {
     return start(home, Map.of());
   }
 
-  /**
-   * Starts the service and a worker for the plane root {@code home}, the worker with {@code workerOnly}
-   * added to its environment (CP_AGENTS_DIR, say), the client environment without it.
-   */
-  static SharedService start(Path home, Map<String, String> workerOnly) throws IOException {
+  /** Starts the service and a worker for the plane root {@code home}, the worker's environment with {@code extra}. */
+  static SharedService start(Path home, Map<String, String> extra) throws IOException {
     int port = CliHarness.closedPort();
     EmbeddedTemporal server = EmbeddedTemporal.onPort(port);
     SearchAttributeRegistrar.ensure(server.operator(), PlaneConfig.DEFAULT_NAMESPACE);
     Map<String, String> env = CliHarness.env(home);
+    env.putAll(extra);
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
-    Map<String, String> workerEnv = new HashMap<>(env);
-    workerEnv.putAll(workerOnly);
-    PlaneConfig config = PlaneConfig.fromEnv(workerEnv);
+    PlaneConfig config = PlaneConfig.fromEnv(env);
     PlaneRuntime runtime = PlaneRuntime.open(config);
     TemporalConnection conn = TemporalConnection.open(config);
     PlaneWorker worker = PlaneWorker.start(conn, runtime, "test-worker");

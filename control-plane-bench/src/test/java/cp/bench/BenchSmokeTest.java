@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -28,9 +29,9 @@ class BenchSmokeTest {
     Path out = dir.resolve("results.md");
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
-    // P7 calls the reference MCP server the MCP tests install (node and npm needed, as for them).
-    BenchReport report = Bench.run(BenchOptions.smoke(dir.resolve("home"), out),
-        Map.of(McpReferenceServer.DIR_VARIABLE, cp.tools.mcp.ReferenceServers.root().toString()),
+    // No cpctl to start here (the cli is not this module's dependency): B7 says it did not run;
+    // control-plane-tests' ChatBenchTest runs it against cpctl processes.
+    BenchReport report = Bench.run(BenchOptions.smoke(dir.resolve("home"), out, List.of()), Map.of(),
         new PrintStream(progress, true, StandardCharsets.UTF_8));
 
     Set<Measure.Id> ids = report.measures().stream().map(Measure::id).collect(Collectors.toSet());
@@ -49,6 +50,8 @@ class BenchSmokeTest {
         && m.what().equals("turn latency p50, tracing and metrics on ÷ off") && m.detail().contains("KiB received")
         && !m.detail().contains(" 0 KiB received")), "P1 with tracing and metrics on ÷ off (issue 14), spans exported\n"
         + file);
+    assertTrue(report.measures().stream().anyMatch(m -> m.id() == Measure.Id.B7 && m.value().equals("not run")
+        && m.detail().contains("--cpctl")), "B7 says why it did not run\n" + file);
     assertTrue(file.contains("| P2 | " + GatewayBench.CLOSING_WHAT + " |"),
         "the P2 variant against a server closing every connection ran (its route() calls all succeeded)\n" + file);
   }

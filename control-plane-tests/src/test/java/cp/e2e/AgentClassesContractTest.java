@@ -65,6 +65,15 @@ class AgentClassesContractTest {
       assertEquals(ClientException.Kind.REFUSED, e.kind());
       assertTrue(e.getMessage().contains("known: ADMIN, RESIDENT, WEATHER"), e.getMessage());
       assertEquals("success", unchecked.turn(unchecked.startSession("WEATHER"), "hello").outcome());
+
+      String foreignSid = "SES-0000beef";
+      WorkflowStub session = plane.connection.client().newUntypedWorkflowStub("SessionWorkflow",
+          WorkflowOptions.newBuilder().setTaskQueue(queue).setWorkflowId(foreignSid).build());
+      session.start(Map.of("session_id", foreignSid, "agent_class", "WEATHER"));
+      JsonNode turn = session.update("turn", JsonNode.class, Map.of("text", "hello"));
+      assertEquals("success", turn.path("outcome").asText(), turn::toString);
+      assertEquals("WEATHER", session.query("state", JsonNode.class).path("agent_class").asText(),
+          "a foreign client starts a defined class exactly like a built-in one");
     }
   }
 }

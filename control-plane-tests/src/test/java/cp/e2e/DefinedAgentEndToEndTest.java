@@ -39,15 +39,23 @@ class DefinedAgentEndToEndTest {
   @TempDir static Path tmp;
   static final ScriptedModel MODEL = new ScriptedModel();
   static PlaneFixture plane;
+  static ReferenceServers.HttpServer web;
 
   static final String WEATHER = """
       agent_class: WEATHER
       instructions: You tell the weather.
-      tools: [get_weather, 'everything/echo', 'everything/get-env', 'everything/trigger-long-running-operation']
+      tools: [get_weather, 'everything/echo', 'everything/get-env', 'everything/trigger-long-running-operation',
+        'web/echo', 'memory/create_entities', 'memory/read_graph']
       mcp_servers:
         everything:
           command: '${NODE}'
           args: ['${EVERYTHING_JS}', stdio]
+        web:
+          url: '${EVERYTHING_URL}'
+        memory:
+          command: '${NODE}'
+          args: ['${MEMORY_JS}']
+          env: {MEMORY_FILE_PATH: '${MEMORY_FILE}'}
       approval:
         everything/get-env: required
       approval_timeout_seconds: 60
@@ -66,6 +74,10 @@ class DefinedAgentEndToEndTest {
     extra.put("CP_TOOLS_PATH", jar.toString());
     extra.put("NODE", ReferenceServers.node());
     extra.put("EVERYTHING_JS", ReferenceServers.everythingScript().toString());
+    extra.put("MEMORY_JS", ReferenceServers.memoryScript().toString());
+    extra.put("MEMORY_FILE", tmp.resolve("memory.jsonl").toString());
+    web = ReferenceServers.everythingHttp();
+    extra.put("EVERYTHING_URL", web.url().toString());
     extra.put("PATH", System.getenv("PATH"));
     plane = PlaneFixture.start(PlaneFixture.env(tmp.resolve("home"), extra), MODEL, PlaneRuntime::builtinTools);
   }
@@ -74,6 +86,9 @@ class DefinedAgentEndToEndTest {
   static void stopPlane() {
     if (plane != null) {
       plane.close();
+    }
+    if (web != null) {
+      web.close();
     }
   }
 
@@ -87,7 +102,8 @@ class DefinedAgentEndToEndTest {
   }
 
   private static McpConnection everything() {
-    return plane.runtime.agents().orElseThrow().connections().get(0);
+    return plane.runtime.agents().orElseThrow().connections().stream()
+        .filter(c -> c.spec().name().equals("everything")).findFirst().orElseThrow();
   }
 
   @Test
@@ -101,7 +117,8 @@ class DefinedAgentEndToEndTest {
     assertEquals("success", r.outcome(), r::toString);
     List<String> offered = MODEL.synthesizeRequests.get(0).tools().stream().map(ToolDefinition::name).toList();
     assertEquals(List.of("get_weather", "everything_echo", "everything_get-env",
-        "everything_trigger-long-running-operation"), offered, "granted tools only, under provider-safe names");
+        "everything_trigger-long-running-operation", "web_echo", "memory_create_entities", "memory_read_graph"),
+        offered, "granted tools only, under provider-safe names");
     List<LedgerEntry> calls = toolCalls(sid);
     assertEquals(2, calls.size(), calls::toString);
     LedgerEntry java = calls.get(0);
@@ -120,9 +137,32 @@ class DefinedAgentEndToEndTest {
     assertEquals("Echo: from the plane".length(), mcp.metadata().path("result_chars").asInt());
     List<LedgerEntry> lists = plane.runtime.ledgers().ho1().bySession(sid).stream()
         .filter(e -> "MCP_TOOL_LIST".equals(e.eventType())).toList();
-    assertEquals(1, lists.size(), "one list per session and hash, however many rounds offered it");
-    assertEquals(everything().tools().hash(), lists.get(0).metaText("hash"));
-    assertEquals("mcp:everything", lists.get(0).metaText("origin"));
+    assertEquals(3, lists.size(), "one list per server, session and hash, however many rounds offered it");
+    LedgerEntry everythingList = lists.stream().filter(e -> "mcp:everything".equals(e.metaText("origin"))).findFirst()
+        .orElseThrow();
+    assertEquals(everything().tools().hash(), everythingList.metaText("hash"));
+  }
+
+  @Test
+  void toolsOfAStreamableHttpServerAndOfServerMemory_runInARealTurn() {
+    MODEL.synthesize(callsTool("web_echo", "{\"message\":\"over http\"}"),
+        callsTool("memory_create_entities", "{\"entities\":[{\"name\":\"Lisbon\",\"entityType\":\"city\","
+            + "\"observations\":[\"sunny\"]}]}"),
+        callsTool("memory_read_graph", "{}"), answers("Remembered."));
+    String sid = plane.client.startSession("WEATHER");
+
+    TurnResult r = plane.client.turn(sid, "remember Lisbon");
+
+    assertEquals("success", r.outcome(), r::toString);
+    List<LedgerEntry> calls = toolCalls(sid);
+    assertEquals(List.of("web/echo", "memory/create_entities", "memory/read_graph"),
+        calls.stream().map(e -> e.metaText("tool_id")).toList());
+    assertEquals(List.of("mcp:web", "mcp:memory", "mcp:memory"), calls.stream().map(e -> e.metaText("origin")).toList());
+    assertEquals("Echo: over http", calls.get(0).metaText("result"));
+    assertTrue(calls.get(2).metaText("result").contains("\"Lisbon\""), calls.get(2).metaText("result"));
+    List<String> listed = plane.runtime.ledgers().ho1().bySession(sid).stream()
+        .filter(e -> "MCP_TOOL_LIST".equals(e.eventType())).map(e -> e.metaText("origin")).sorted().toList();
+    assertEquals(List.of("mcp:everything", "mcp:memory", "mcp:web"), listed, "each server's list, once");
   }
 
   @Test
@@ -187,7 +227,8 @@ class DefinedAgentEndToEndTest {
     String sid = plane.client.startSession("WEATHER");
     plane.client.turn(sid, "first");
     int starts = everything().starts();
-    for (ProcessHandle p : ReferenceServers.children(ReferenceServers.everythingScript().toString())) {
+    // The stdio server only: the streamable HTTP one runs the same script without "stdio".
+    for (ProcessHandle p : ReferenceServers.children(ReferenceServers.everythingScript() + " stdio")) {
       p.destroyForcibly();
       p.onExit().get(10, TimeUnit.SECONDS);
     }
@@ -209,7 +250,8 @@ class DefinedAgentEndToEndTest {
       assertEquals("success", plane.client.turn(sid, "hello").outcome(), cls);
       List<String> offered = MODEL.synthesizeRequests.get(MODEL.synthesizeRequests.size() - 1).tools().stream()
           .map(ToolDefinition::name).toList();
-      assertTrue(offered.stream().noneMatch(n -> n.startsWith("everything") || n.equals("get_weather")),
+      assertTrue(offered.stream().noneMatch(n -> n.startsWith("everything") || n.startsWith("web_")
+          || n.startsWith("memory_") || n.equals("get_weather")),
           cls + " is offered only its own tools: " + offered);
     }
   }

@@ -1,0 +1,110 @@
+package cp.tools.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.model.Json;
+import cp.tools.ToolErrorCodes;
+import cp.tools.ToolResult;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * A call that times out is cancelled at the server (MCP's notifications/cancelled naming the
+ * request's JSON-RPC id), over stdio and streamable HTTP against the real reference server, and
+ * the connection stays usable.
+ */
+class McpCancelTest {
+  /** Records every message the SDK sends through the transport it wraps. */
+  static final class Recorder implements McpClientTransport {
+    final List<McpSchema.JSONRPCMessage> sent = new CopyOnWriteArrayList<>();
+    private final McpClientTransport delegate;
+
+    Recorder(McpClientTransport delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage m) {
+      sent.add(m);
+      return delegate.sendMessage(m);
+    }
+
+    @Override
+    public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+      return delegate.connect(handler);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+      return delegate.closeGracefully();
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+      return delegate.unmarshalFrom(data, type);
+    }
+
+    @Override
+    public void setExceptionHandler(java.util.function.Consumer<Throwable> handler) {
+      delegate.setExceptionHandler(handler);
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+      return delegate.protocolVersions();
+    }
+  }
+
+  private static void assertCancelledOnTimeout(McpServerSpec spec) {
+    List<Recorder> recorders = new CopyOnWriteArrayList<>();
+    UnaryOperator<McpClientTransport> record = t -> {
+      Recorder r = new Recorder(t);
+      recorders.add(r);
+      return r;
+    };
+    try (McpConnection c = new McpConnection(spec, System.getenv(), McpSettings.DEFAULTS, list -> { }, record)) {
+      ToolResult slow = c.call("trigger-long-running-operation", Json.parse("{\"duration\": 5, \"steps\": 5}"),
+          Duration.ofMillis(500));
+
+      assertEquals(ToolErrorCodes.TOOL_TIMEOUT, slow.errorCode(), slow.content());
+      List<McpSchema.JSONRPCMessage> sent = recorders.get(0).sent;
+      Object callId = sent.stream().filter(m -> m instanceof McpSchema.JSONRPCRequest r && "tools/call".equals(r.method()))
+          .map(m -> ((McpSchema.JSONRPCRequest) m).id()).findFirst().orElseThrow();
+      McpSchema.JSONRPCNotification cancel = sent.stream().filter(m -> m instanceof McpSchema.JSONRPCNotification n
+          && CancellableTransport.CANCELLED.equals(n.method())).map(m -> (McpSchema.JSONRPCNotification) m)
+          .findFirst().orElseThrow(() -> new AssertionError("no cancellation sent: " + sent));
+      assertEquals(callId, ((Map<?, ?>) cancel.params()).get("requestId"), "it names the call that timed out");
+      assertTrue(String.valueOf(((Map<?, ?>) cancel.params()).get("reason")).contains("500 ms"));
+      assertEquals(ToolResult.ok("Echo: still here"), c.call("echo", Json.parse("{\"message\":\"still here\"}")),
+          "the connection goes on");
+      assertEquals(1, c.starts(), "no restart was needed");
+    }
+  }
+
+  @Test
+  void aCallThatTimesOut_isCancelledAtTheServer_overStdio() {
+    assertCancelledOnTimeout(ReferenceServers.everythingStdio("everything", Map.of()));
+  }
+
+  @Test
+  void aCallThatTimesOut_isCancelledAtTheServer_overStreamableHttp() {
+    try (ReferenceServers.HttpServer server = ReferenceServers.everythingHttp()) {
+      assertCancelledOnTimeout(new McpServerSpec.Http("remote", server.url(), Map.of()));
+    }
+  }
+}

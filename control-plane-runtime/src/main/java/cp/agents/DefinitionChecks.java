@@ -155,16 +155,7 @@ final class DefinitionChecks {
   }
 
   private void approvals(String file, AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
-    d.approval().forEach((pattern, value) -> {
-      String key = "approval." + pattern;
-      Optional<GrantPattern> p = GrantPattern.parse(pattern);
-      if (p.isEmpty()) {
-        out.add(error(file, key, "bad pattern '" + pattern + "': " + GrantPattern.SYNTAX));
-      } else if (grants.stream().noneMatch(g -> g.covers(p.get()) || p.get().covers(g))) {
-        out.add(error(file, key, "'" + pattern + "' matches no granted tool (tools: " + String.join(", ", d.tools())
-            + ")"));
-      }
-    });
+    patternsOfGrantedTools(file, "approval", d.approval().keySet(), d, grants, out);
     Long timeout = d.approvalTimeoutSeconds();
     if (timeout != null && timeout >= AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS) {
       out.add(error(file, "approval_timeout_seconds", timeout + " s is not shorter than the turn's deadline of "
@@ -174,8 +165,14 @@ final class DefinitionChecks {
 
   /** Each {@code tool_timeout_seconds} pattern names granted tools, as an approval pattern must. */
   private static void timeouts(String file, AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
-    d.toolTimeoutSeconds().forEach((pattern, seconds) -> {
-      String key = "tool_timeout_seconds." + pattern;
+    patternsOfGrantedTools(file, "tool_timeout_seconds", d.toolTimeoutSeconds().keySet(), d, grants, out);
+  }
+
+  /** Each pattern (a key of the map at {@code mapKey}) is well formed and names at least one granted tool. */
+  private static void patternsOfGrantedTools(String file, String mapKey, java.util.Set<String> patterns,
+      AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
+    for (String pattern : patterns) {
+      String key = mapKey + "." + pattern;
       Optional<GrantPattern> p = GrantPattern.parse(pattern);
       if (p.isEmpty()) {
         out.add(error(file, key, "bad pattern '" + pattern + "': " + GrantPattern.SYNTAX));
@@ -183,7 +180,7 @@ final class DefinitionChecks {
         out.add(error(file, key, "'" + pattern + "' matches no granted tool (tools: " + String.join(", ", d.tools())
             + ")"));
       }
-    });
+    }
   }
 
   private void budget(String file, AgentDefinition.Budget b, List<DefinitionProblem> out) {

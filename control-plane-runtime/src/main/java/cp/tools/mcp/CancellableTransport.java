@@ -1,13 +1,8 @@
 package cp.tools.mcp;
 
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
@@ -17,7 +12,7 @@ import reactor.util.context.Context;
  * keeps the ids it makes to itself; a call learns its request's id through the Reactor context
  * ({@link #tracking}), which the SDK passes on to the transport's {@code sendMessage}.
  */
-final class CancellableTransport implements McpClientTransport {
+final class CancellableTransport extends ForwardingTransport {
   /** The MCP notification a client sends when it no longer wants a request's result. */
   static final String CANCELLED = "notifications/cancelled";
   private static final String KEY = CancellableTransport.class.getName();
@@ -31,10 +26,8 @@ final class CancellableTransport implements McpClientTransport {
     }
   }
 
-  private final McpClientTransport delegate;
-
   CancellableTransport(McpClientTransport delegate) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
   }
 
   /** The context a call subscribes with, so that {@code sent} learns its request's id. */
@@ -56,35 +49,5 @@ final class CancellableTransport implements McpClientTransport {
       }
       return delegate.sendMessage(message);
     });
-  }
-
-  @Override
-  public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-    return delegate.connect(handler);
-  }
-
-  @Override
-  public Mono<Void> closeGracefully() {
-    return delegate.closeGracefully();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
-  }
-
-  @Override
-  public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-    return delegate.unmarshalFrom(data, type);
-  }
-
-  @Override
-  public void setExceptionHandler(Consumer<Throwable> handler) {
-    delegate.setExceptionHandler(handler);
-  }
-
-  @Override
-  public List<String> protocolVersions() {
-    return delegate.protocolVersions();
   }
 }

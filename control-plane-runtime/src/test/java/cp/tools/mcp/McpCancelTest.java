@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cp.model.Json;
 import cp.tools.ToolErrorCodes;
 import cp.tools.ToolResult;
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -25,48 +23,17 @@ import reactor.core.publisher.Mono;
  */
 class McpCancelTest {
   /** Records every message the SDK sends through the transport it wraps. */
-  static final class Recorder implements McpClientTransport {
+  static final class Recorder extends ForwardingTransport {
     final List<McpSchema.JSONRPCMessage> sent = new CopyOnWriteArrayList<>();
-    private final McpClientTransport delegate;
 
     Recorder(McpClientTransport delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage m) {
       sent.add(m);
       return delegate.sendMessage(m);
-    }
-
-    @Override
-    public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-      return delegate.connect(handler);
-    }
-
-    @Override
-    public Mono<Void> closeGracefully() {
-      return delegate.closeGracefully();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
-
-    @Override
-    public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-      return delegate.unmarshalFrom(data, type);
-    }
-
-    @Override
-    public void setExceptionHandler(java.util.function.Consumer<Throwable> handler) {
-      delegate.setExceptionHandler(handler);
-    }
-
-    @Override
-    public List<String> protocolVersions() {
-      return delegate.protocolVersions();
     }
   }
 

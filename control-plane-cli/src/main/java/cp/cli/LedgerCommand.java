@@ -1,6 +1,7 @@
 package cp.cli;
 
 import cp.ledger.ChainKey;
+import cp.ledger.ExpectedHead;
 import cp.ledger.HeadCheckpoint;
 import cp.ledger.JsonlStore;
 import cp.ledger.Ledger;
@@ -12,6 +13,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerQuery;
 import cp.ledger.Ledgers;
 import cp.ledger.PlaneLayout;
+import cp.ledger.PlaneVerification;
 import cp.ledger.Tier;
 import cp.ledger.VerifyResult;
 import cp.model.Json;
@@ -85,7 +87,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
         String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
         List<LedgerEntry> entries = new ArrayList<>();
         l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
-          if (cls == null || cls.equals(e.metaText("agent_class"))) {
+          if (cls == null || cls.equals(e.agentClass())) {
             entries.add(e);
           }
           return limit == 0 || entries.size() < limit;
@@ -107,37 +109,26 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "verify", mixinStandardHelpOptions = true,
-      description = "Verify the hash chain of every ledger under CP_HOME and the heads each records of the others"
-          + " (exit 1 and the first bad line on tampering; KEY lines: a keyed chain needs CP_LEDGER_HMAC_KEY).")
+      description = "Verify the hash chain of every ledger, the heads each records of the others and the heads given"
+          + " with --expect-head, without changing anything (exit 1 and the first bad line on damage or tampering;"
+          + " KEY lines: a keyed chain needs CP_LEDGER_HMAC_KEY).")
   static final class Verify extends CliCommand implements java.util.concurrent.Callable<Integer> {
+    @Option(names = ExpectedHead.OPTION, paramLabel = "STREAM=ENTRIES:HASH",
+        description = "A head an earlier 'cpctl ledger export' printed (or STREAM=FILE, the file it wrote): the stream"
+            + " must still hold at least that many entries, the last of them with that hash. Repeatable; catches a"
+            + " stream or a whole store deleted together with every head recorded of it.")
+    List<String> expectHeads = new ArrayList<>();
+
     @Override
     public Integer call() {
-      int failures = 0;
+      List<ExpectedHead> expected = expectHeads.stream().map(ExpectedHead::parse).toList();
       try (Ledgers ledgers = openLedgers(config())) {
-        var all = ledgers.all();
-        if (all.isEmpty()) {
-          out().println("no ledgers in " + ledgers.store().describe() + " (nothing to verify)");
-          return Cpctl.OK;
-        }
         String keyed = config().ledgers().key()
             .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
-        for (var e : all) {
-          VerifyResult r = e.getValue().verify();
-          String rel = ledgers.store().location(e.getKey());
-          if (r.ok()) {
-            out().printf("OK    %-12s %s  (%d entries%s)%n", e.getKey().label(), rel, r.entries(), keyed);
-          } else {
-            failures++;
-            out().printf("%-5s %-12s %s  line %d: %s%n", r.keyProblem() ? "KEY" : "FAIL", e.getKey().label(), rel,
-                r.firstBadLine(), r.reason());
-          }
-        }
-        for (HeadCheckpoint.Finding f : ledgers.crossCheck()) {
-          failures++;
-          out().printf("FAIL  %-12s %s%n", f.file() == null ? "?" : f.file().label(), f.message());
-        }
+        PlaneVerification.Report report = PlaneVerification.run(ledgers.store(), expected, keyed);
+        report.lines().forEach(l -> out().println(l.text()));
+        return report.ok() ? Cpctl.OK : Cpctl.FAILED;
       }
-      return failures == 0 ? Cpctl.OK : Cpctl.FAILED;
     }
   }
 
@@ -158,19 +149,25 @@ final class LedgerCommand extends CliCommand implements Runnable {
         StreamId id = streamId(tier, agentClass);
         Tier t = id.tier();
         String cls = id.agentClass();
-        java.nio.file.Path file = ledgers.layout().ledgerPath(t, cls);
         Optional<HeadCheckpoint.Finding> loss = ledgers.crossCheck().stream()
-            .filter(f -> f.file() != null && f.file().path().equals(file)).findFirst();
+            .filter(f -> id.equals(f.stream())).findFirst();
         LedgerStream l = named(ledgers, tier, agentClass).or(() -> loss.map(f -> ledgers.get(t, cls)))
             .orElseThrow(() -> new IllegalArgumentException("there is no " + tier + " ledger under "
                 + ledgers.store().describe()));
         var q = l.repair();
-        if (q.isEmpty() && loss.isPresent()) {
-          l.write(HeadCheckpoint.lossRecord(loss.get()));
+        if (loss.isPresent()) {
+          // A repair of the ledger itself (a missing .head, say) that records the same loss supersedes the recorded
+          // head already; otherwise the loss gets an entry of its own.
+          if (!ledgers.crossCheck().stream().filter(f -> id.equals(f.stream())).toList().isEmpty()) {
+            l.write(HeadCheckpoint.lossRecord(loss.get()));
+          }
           out().println("recorded: " + loss.get().message() + "; a LEDGER_REPAIRED entry records the loss from line "
-              + loss.get().firstBadLine() + " (nothing to quarantine)");
+              + loss.get().firstBadLine() + (q.isPresent() ? "" : " (nothing to quarantine)"));
         } else if (q.isEmpty()) {
           out().println("intact: " + ledgers.store().location(id) + " needs no repair");
+        } else if (q.get().startsWith("nothing moved")) {
+          out().println("repaired: " + ledgers.store().location(id) + "; " + q.get() + " and a LEDGER_REPAIRED entry"
+              + " records it");
         } else {
           String kept = q.get().startsWith("/") ? ledgers.layout().relative(java.nio.file.Path.of(q.get())) : q.get();
           out().println("repaired: " + ledgers.store().location(id) + "; the bad lines are kept in "
@@ -255,24 +252,30 @@ final class LedgerCommand extends CliCommand implements Runnable {
           java.nio.file.Files.createDirectories(parent);
         }
         long n = 0;
+        String last = null;
         try (var w = java.nio.file.Files.newBufferedWriter(outFile, java.nio.charset.StandardCharsets.UTF_8,
             java.nio.file.StandardOpenOption.CREATE_NEW)) {
           for (LedgerEntry e : l.get().readAll()) {
             w.write(Json.write(e.toJson(true)));
             w.write('\n');
             n++;
+            last = e.hash();
           }
         }
-        try (Ledger exported = Ledger.open(outFile, cp.ledger.LedgerOptions.of(cp.ledger.Durability.FSYNC_EACH)
-            .withKey(config().ledgers().key().orElse(null)))) {
-          VerifyResult v = exported.verify();
-          if (!v.ok()) {
-            out().println("FAIL  wrote " + n + " entries to " + outFile + " but it does not verify: line "
-                + v.firstBadLine() + ": " + v.reason());
-            return Cpctl.FAILED;
-          }
+        VerifyResult v = Ledger.verifyFile(outFile, cp.ledger.LedgerOptions.of(cp.ledger.Durability.FSYNC_EACH)
+            .withKey(config().ledgers().key().orElse(null)), false);
+        if (!v.ok()) {
+          out().println("FAIL  wrote " + n + " entries to " + outFile + " but it does not verify: line "
+              + v.firstBadLine() + ": " + v.reason());
+          return Cpctl.FAILED;
         }
+        StreamId id = streamId(tier, agentClass);
         out().println("exported " + n + " entries of " + l.get().location() + " to " + outFile + " (verified)");
+        if (last != null) {
+          out().println("head " + ExpectedHead.format(id, n, last) + "  (keep it: 'cpctl ledger verify "
+              + ExpectedHead.OPTION + " " + ExpectedHead.format(id, n, last) + "' proves later that these entries are"
+              + " still there)");
+        }
       }
       return Cpctl.OK;
     }

@@ -85,7 +85,7 @@ public final class SessionHistory {
     Map<Integer, Builder> turns = new TreeMap<>();
     for (LedgerEntry e : hot) {
       if (e.eventType().equals(ExchangeRecord.EVENT_TYPE)) {
-        int t = WorkOrderIds.turnOf(e.metaText("work_order_id"));
+        int t = WorkOrderIds.turnOf(e.workOrderId());
         if (t > 0) {
           turns.computeIfAbsent(t, Builder::new).exchange(e);
         }

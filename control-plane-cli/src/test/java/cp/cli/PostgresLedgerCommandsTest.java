@@ -55,7 +55,7 @@ class PostgresLedgerCommandsTest {
   void tamperedRow_isNamedByVerify_andRepairQuarantinesIt() {
     LedgerDatabase db = TestPostgres.freshDatabase();
     CliHarness.chat(env(home, db));
-    TestPostgres.sql(db, "UPDATE ledger_entry SET body = replace(body, '\"reason\":\"', '\"reason\":\"edited: ')"
+    TestPostgres.tamper(db, "UPDATE ledger_entry SET body = replace(body, '\"reason\":\"', '\"reason\":\"edited: ')"
         + " WHERE stream = 'hot' AND seq = 2");
     var verify = run(env(other, db), "ledger", "verify");
     assertEquals(Cpctl.FAILED, verify.code(), verify::describe);
@@ -95,6 +95,42 @@ class PostgresLedgerCommandsTest {
       assertArrayEquals(Files.readAllBytes(home.resolve(s[1])), Files.readAllBytes(out),
           s[0] + ": the exported stream is the JSONL file, byte for byte");
     }
+  }
+
+  /**
+   * Issue 20 §1: a stream deleted with its head row is named by the heads the other streams recorded;
+   * a database emptied of every stream is named only by a head pinned from an earlier export.
+   */
+  @Test
+  void deletedStreamIsNamed_andAnEmptiedDatabaseFailsVerifyWithTheHeadExportPrinted() throws Exception {
+    LedgerDatabase db = TestPostgres.freshDatabase();
+    CliHarness.chat(env(home, db));
+    var export = run(env(other, db), "ledger", "export", "--tier", "hot", "--out", other.resolve("hot.jsonl").toString());
+    assertEquals(Cpctl.OK, export.code(), export::describe);
+    String pin = export.out().lines().filter(l -> l.startsWith("head ")).findFirst().orElseThrow()
+        .split(" ")[1];
+    assertTrue(pin.matches("hot=\\d+:[0-9a-f]{64}"), export::describe);
+    assertEquals(Cpctl.OK, run(env(other, db), "ledger", "verify", "--expect-head", pin).code());
+
+    TestPostgres.tamper(db, "DELETE FROM ledger_entry WHERE stream = 'ho1'", "DELETE FROM ledger_stream WHERE stream = 'ho1'");
+    var deleted = run(env(other, db), "ledger", "verify");
+    assertEquals(Cpctl.FAILED, deleted.code(), deleted::describe);
+    assertTrue(deleted.out().lines().anyMatch(l -> l.startsWith("FAIL  ho1")
+        && l.matches(".*stream ho1 is missing: its head recorded in (HOT|HO2/ADMIN) at LED-.*")), deleted::describe);
+
+    TestPostgres.tamper(db, "DELETE FROM ledger_entry", "DELETE FROM ledger_stream");
+    var empty = run(env(other, db), "ledger", "verify");
+    assertEquals(Cpctl.OK, empty.code(), "nothing inside an empty database says it held anything");
+    assertTrue(empty.out().contains("nothing to verify") && empty.out().contains("--expect-head"), empty::describe);
+    var pinned = run(env(other, db), "ledger", "verify", "--expect-head", pin);
+    assertEquals(Cpctl.FAILED, pinned.code(), pinned::describe);
+    assertTrue(pinned.out().contains("FAIL  hot          stream hot is missing: its head given by --expect-head " + pin),
+        pinned::describe);
+    var fromFile = run(env(other, db), "ledger", "verify", "--expect-head", "hot=" + other.resolve("hot.jsonl"));
+    assertEquals(Cpctl.FAILED, fromFile.code(), fromFile::describe);
+    var bad = run(env(other, db), "ledger", "verify", "--expect-head", "hot=12");
+    assertOneLineError(bad, Cpctl.BAD_INPUT);
+    assertTrue(bad.err().contains("--expect-head hot=12: expected STREAM=ENTRIES:HASH"), bad::describe);
   }
 
   @Test

@@ -46,7 +46,7 @@ public final class ExchangeRecord {
 
   /** The turn of its work order (-1 when it has none). */
   public int turn() {
-    return WorkOrderIds.turnOf(entry.metaText("work_order_id"));
+    return WorkOrderIds.turnOf(entry.workOrderId());
   }
 
   public String contractId() {

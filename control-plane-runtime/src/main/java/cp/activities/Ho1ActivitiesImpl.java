@@ -11,11 +11,13 @@ import cp.contracts.ToolSpec;
 import cp.gateway.Gateway;
 import cp.gateway.GatewayException;
 import cp.gateway.LedgerOutage;
-import cp.ledger.LedgerUnreachableException;
-import cp.model.RootCause;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerKeys;
+import cp.ledger.LedgerStream;
+import cp.ledger.LedgerUnreachableException;
 import cp.ledger.Ledgers;
 import cp.model.ContentBlock;
+import cp.model.ContractIds;
 import cp.model.DegradedRequest;
 import cp.model.EventType;
 import cp.model.FailureCode;
@@ -26,6 +28,7 @@ import cp.model.Message;
 import cp.model.PreparedWorkOrder;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
+import cp.model.RootCause;
 import cp.model.RouteOutcome;
 import cp.model.ToolCallRequest;
 import cp.model.ToolCallResult;
@@ -33,12 +36,11 @@ import cp.model.ToolDefinition;
 import cp.model.ToolUse;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
-import cp.model.WoOutcome;
 import cp.model.WoFinishRequest;
+import cp.model.WoOutcome;
 import cp.model.WorkOrder;
-import cp.tools.ToolExecutor;
-import cp.model.ContractIds;
 import cp.model.WorkOrderIds;
+import cp.tools.ToolExecutor;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
@@ -314,6 +316,6 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   }
 
   static ObjectNode ho1Meta(String woId, String sessionId) {
-    return Json.object().put("tier", "ho1").put("wo_id", woId).put("session_id", sessionId);
+    return Json.object().put("tier", "ho1").put(LedgerKeys.WO_ID, woId).put("session_id", sessionId);
   }
 }

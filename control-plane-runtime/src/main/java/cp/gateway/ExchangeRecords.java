@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerKeys;
 import cp.model.ContentBlock;
 import cp.model.EventType;
 import cp.model.Json;
@@ -14,6 +15,7 @@ import cp.model.ToolDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds the HOT-ledger records of seed 004: one EXCHANGE per round trip (prompt, response,
@@ -61,7 +63,7 @@ final class ExchangeRecords {
     ObjectNode m = Json.object();
     m.put("agent_id", r.agentId());
     m.put("session_id", r.sessionId());
-    m.put("work_order_id", r.workOrderId());
+    m.put(LedgerKeys.WO_ID, r.workOrderId());
     m.put("tier", r.tier());
     m.put("contract_id", r.contractId());
     m.put("framework_id", r.frameworkId());
@@ -169,14 +171,47 @@ final class ExchangeRecords {
     if (errs != null) {
       errs.forEach(x -> errors.add(x.asText()));
     }
-    long in = longMeta(e, "input_tokens");
-    long out = longMeta(e, "output_tokens");
+    TornAttempt torn = TornAttempt.recordedIn(e);
+    long in = longMeta(e, "input_tokens") + torn.inputTokens();
+    long out = longMeta(e, "output_tokens") + torn.outputTokens();
     Long budgetLeft = budgetBefore == null ? null : budgetBefore - in - out;
     JsonNode cost = e.meta("cost");
     return new PromptResponse(RouteOutcome.SUCCESS, content, in, out, e.metaText("model_id"), e.metaText("provider_id"),
         e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
         e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, budgetLeft, true,
-        cost == null ? 0.0 : cost.asDouble());
+        (cost == null ? 0.0 : cost.asDouble()) + torn.cost());
+  }
+
+  /**
+   * An earlier attempt of the same call whose EXCHANGE line tore ({@link cp.ledger.TornTail}): it was
+   * answered and billed, so its tokens and cost count with the call that repeats it (issue 20).
+   */
+  record TornAttempt(String entryId, long inputTokens, long outputTokens, double cost) {
+    static final TornAttempt NONE = new TornAttempt(null, 0, 0, 0);
+    /** The EXCHANGE metadata field naming the torn attempt a call repeats. */
+    static final String FIELD = "torn_attempt";
+
+    static TornAttempt of(Optional<LedgerEntry> recovered) {
+      return recovered.map(t -> new TornAttempt(t.entryId(), (long) t.metaNumber(LedgerKeys.INPUT_TOKENS),
+          (long) t.metaNumber(LedgerKeys.OUTPUT_TOKENS), t.metaNumber(LedgerKeys.COST))).orElse(NONE);
+    }
+
+    static TornAttempt recordedIn(LedgerEntry exchange) {
+      JsonNode t = exchange.meta(FIELD);
+      return t == null ? NONE : new TornAttempt(t.path("entry_id").asText(null), t.path("input_tokens").asLong(),
+          t.path("output_tokens").asLong(), t.path("cost").asDouble());
+    }
+
+    /** {@code exchange} naming this attempt in its metadata (unchanged when there is none). */
+    LedgerEntry recordIn(LedgerEntry exchange) {
+      if (entryId == null) {
+        return exchange;
+      }
+      ObjectNode m = exchange.metadata();
+      m.set(FIELD, Json.object().put("entry_id", entryId).put("input_tokens", inputTokens)
+          .put("output_tokens", outputTokens).put("cost", cost));
+      return exchange.toBuilder().metadata(m).build();
+    }
   }
 
   private static long longMeta(LedgerEntry e, String f) {

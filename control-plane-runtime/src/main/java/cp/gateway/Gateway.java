@@ -165,6 +165,10 @@ public final class Gateway {
       }
     }
 
+    // An attempt of this call whose EXCHANGE tore was answered and billed: it counts with this one (issue 20).
+    ExchangeRecords.TornAttempt torn = ExchangeRecords.TornAttempt.of(key == null ? Optional.empty()
+        : hot.tornAttempt(key));
+
     Optional<LedgerProblem> unrecordable = hot.appendProblem();
     if (unrecordable.isPresent()) {
       LedgerProblem p = unrecordable.get();
@@ -238,19 +242,20 @@ public final class Gateway {
     double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
     String id;
     try {
-      id = record(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse, latency,
-          cost, outputValid, outputErrors));
+      id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
+          latency, cost, outputValid, outputErrors)));
       ChatSpan.succeeded(span, hot, id, reply, sized);
     } finally {
       span.end();
       Telemetry.current().metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
           System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
     }
-    Long budgetLeft = request.tokenBudgetRemaining() == null ? null
-        : request.tokenBudgetRemaining() - reply.inputTokens() - reply.outputTokens();
-    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), reply.inputTokens(), reply.outputTokens(),
-        reply.modelId(), providerId, reply.finishReason(), latency, clock.instant().toString(), id, contextHash,
-        outputValid, outputErrors, null, null, budgetLeft, false, cost);
+    long in = reply.inputTokens() + torn.inputTokens();
+    long out = reply.outputTokens() + torn.outputTokens();
+    Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
+    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
+        reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
+        null, budgetLeft, false, cost + torn.cost());
   }
 
   /**

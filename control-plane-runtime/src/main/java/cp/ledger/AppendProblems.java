@@ -1,6 +1,5 @@
 package cp.ledger;
 
-import cp.faults.WriteFaults;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -28,13 +27,15 @@ final class AppendProblems {
   static final long FREE_BYTES_TO_RESUME = 1L << 20;
 
   private final Path path;
+  private final FileWriteHook writes;
   /** The file system the ledger is on, looked up once (for its free space). */
   private volatile FileStore store;
   /** The problem last logged, so each problem of this ledger is logged once until it is fixed. */
   private volatile String reported;
 
-  AppendProblems(Path path) {
+  AppendProblems(Path path, FileWriteHook writes) {
     this.path = path;
+    this.writes = writes;
   }
 
   /**
@@ -45,7 +46,7 @@ final class AppendProblems {
    */
   Optional<LedgerProblem> writeRefusal() {
     try {
-      WriteFaults.check(path);
+      writes.beforeWrite(path);
       if (!Files.exists(path)) {
         return Optional.of(new LedgerProblem(LedgerProblem.Kind.DENIED, path, "the file is gone: it was deleted or"
             + " moved while this process had it open, so appends would be lost with it"));
@@ -61,7 +62,7 @@ final class AppendProblems {
       }
       long free = fs.getUsableSpace();
       if (free < FREE_BYTES_TO_RESUME) {
-        return LedgerProblem.ofIo(path, new IOException(WriteFaults.DISK_FULL + " (" + free + " bytes free)"));
+        return LedgerProblem.ofIo(path, new IOException(LedgerProblem.DISK_FULL + " (" + free + " bytes free)"));
       }
       return Optional.empty();
     } catch (IOException e) {

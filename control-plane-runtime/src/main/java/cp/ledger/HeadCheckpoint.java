@@ -72,6 +72,11 @@ public final class HeadCheckpoint {
         heads.set(name(layout, f.path()), Json.object().put("entries", h.entries()).put("hash", h.lastHash()));
       }
     }
+    return withHeads(entry, heads);
+  }
+
+  /** {@code entry} carrying {@code heads} in its metadata ({@link #FIELD}); unchanged when there are none. */
+  static LedgerEntry withHeads(LedgerEntry entry, ObjectNode heads) {
     if (heads.isEmpty()) {
       return entry;
     }
@@ -85,82 +90,90 @@ public final class HeadCheckpoint {
   }
 
   /**
-   * A ledger that contradicts a head recorded for it elsewhere.
+   * A stream that contradicts a head recorded for it elsewhere (or pinned by an operator).
    *
-   * @param file the ledger (its file may be missing); null if the recorded name is not a plane ledger
-   * @param relative its path under the plane root
+   * @param stream the stream (it may be missing); null if the recorded name is not a stream of the plane
+   * @param name the name the head was recorded under (a path under the plane root, or a stream label)
    * @param message what is wrong and where the head was recorded
-   * @param firstBadLine the first line the recorded head vouches for that the file does not hold as recorded
+   * @param firstBadLine the first line the recorded head vouches for that the stream does not hold as recorded
    */
-  public record Finding(PlaneLayout.LedgerFile file, String relative, String message, long firstBadLine) {}
+  public record Finding(StreamId stream, String name, String message, long firstBadLine) {}
 
-  private record Claim(String stream, long entries, String hash, String recordedIn, String entryId, Instant at) {
-    String describe() {
-      return "its head recorded in " + recordedIn + " at " + entryId + " (" + entries + " entries, hash "
-          + shown(hash) + ")";
-    }
+  /** Reads every ledger file of the plane and names each one that contradicts a head recorded elsewhere. */
+  public static List<Finding> crossCheck(PlaneLayout layout) {
+    return crossCheck(layout, List.of());
   }
 
-  private record Repair(Instant at, long firstBadLine) {}
-
-  /** Reads every ledger of the plane and names each one that contradicts a head recorded elsewhere. */
-  public static List<Finding> crossCheck(PlaneLayout layout) {
-    Map<String, List<Claim>> claims = new LinkedHashMap<>();
-    Map<String, List<Repair>> repairs = new HashMap<>();
-    Map<String, PlaneLayout.LedgerFile> present = new HashMap<>();
+  /**
+   * {@link #crossCheck(PlaneLayout)} plus the heads an operator pins ({@code --expect-head}): each
+   * named stream must hold at least that many entries, the last of them with that hash.
+   */
+  public static List<Finding> crossCheck(PlaneLayout layout, List<ExpectedHead> expected) {
+    HeadClaims claims = new HeadClaims();
     for (PlaneLayout.LedgerFile f : layout.existingLedgers()) {
       String self = name(layout, f.path());
-      present.put(self, f);
       forEachLine(f.path(), (line, text) -> {
         if (!text.contains("\"" + FIELD + "\"") && !text.contains("\"LEDGER_REPAIRED\"")) {
           return; // most lines: not parsed at all
         }
-        JsonNode n = parse(text);
-        JsonNode meta = n.path("metadata");
-        Instant at = instant(n.path("timestamp").asText(""));
-        if (EventType.LEDGER_REPAIRED.is(n.path("event_type").asText())) {
-          repairs.computeIfAbsent(self, k -> new ArrayList<>()).add(new Repair(at, meta.path("first_bad_line").asLong()));
-        }
-        JsonNode heads = meta.path(FIELD);
-        if (heads.isObject()) {
-          for (Map.Entry<String, JsonNode> h : heads.properties()) {
-            claims.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(new Claim(h.getKey(),
-                h.getValue().path("entries").asLong(), h.getValue().path("hash").asText(), f.tierName(),
-                n.path("entry_id").asText("line " + line), at));
-          }
-        }
+        claims.read(self, f.tierName(), parse(text), line);
       });
     }
-    List<Finding> out = new ArrayList<>();
-    for (Map.Entry<String, List<Claim>> e : claims.entrySet()) {
-      String stream = e.getKey();
-      List<Claim> live = e.getValue().stream().filter(c -> c.entries() > 0
-          && repairs.getOrDefault(stream, List.of()).stream().noneMatch(r -> supersedes(r, c))).toList();
-      if (live.isEmpty()) {
-        continue;
-      }
-      Claim longest = live.stream().max((a, b) -> Long.compare(a.entries(), b.entries())).orElseThrow();
-      PlaneLayout.LedgerFile file = present.get(stream);
-      if (file == null) {
-        Path p = layout.root().resolve(stream);
-        out.add(new Finding(PlaneLayout.fileOf(p).orElse(null), stream, stream + " is missing: "
-            + longest.describe(), 1));
-        continue;
-      }
-      Map<Long, String> hashes = hashesAt(file.path(), live);
-      long lines = Long.parseLong(hashes.get(0L));
-      if (lines < longest.entries()) {
-        out.add(new Finding(file, stream, stream + " is shorter than " + longest.describe() + ": it holds "
-            + lines + (lines == 1 ? " entry" : " entries"), lines + 1));
-        continue;
-      }
-      live.stream().sorted((a, b) -> Long.compare(a.entries(), b.entries()))
-          .filter(c -> !c.hash().equals(hashes.get(c.entries()))).findFirst()
-          .ifPresent(c -> out.add(new Finding(file, stream, stream + " line " + c.entries() + " does not match "
-              + c.describe() + ": it has hash " + shown(hashes.get(c.entries())) + " (the ledger was rewritten)",
-              c.entries())));
+    for (ExpectedHead h : expected) {
+      claims.expect(name(layout, layout.ledgerPath(h.stream().tier(), h.stream().agentClass())), h.entries(), h.hash(),
+          h.source());
     }
-    return out;
+    return claims.check(new FileView(layout));
+  }
+
+  /** The JSONL files of a plane, named by their path under the root. */
+  private record FileView(PlaneLayout layout) implements HeadClaims.View {
+    @Override
+    public String canonical(String recorded) {
+      if (recorded.endsWith(".jsonl")) {
+        return recorded;
+      }
+      try {
+        StreamId id = StreamId.parse(recorded);
+        return name(layout, layout.ledgerPath(id.tier(), id.agentClass()));
+      } catch (IllegalArgumentException e) {
+        return recorded;
+      }
+    }
+
+    @Override
+    public StreamId id(String name) {
+      return PlaneLayout.fileOf(layout.root().resolve(name)).map(f -> new StreamId(f.tier(), f.agentClass()))
+          .orElse(null);
+    }
+
+    @Override
+    public String shown(String name) {
+      return name;
+    }
+
+    @Override
+    public boolean exists(String name) {
+      return java.nio.file.Files.isRegularFile(layout.root().resolve(name));
+    }
+
+    @Override
+    public long entries(String name) {
+      long[] count = {0};
+      forEachLine(layout.root().resolve(name), (line, text) -> count[0] = line);
+      return count[0];
+    }
+
+    @Override
+    public Map<Long, String> hashesAt(String name, Set<Long> lines) {
+      Map<Long, String> out = new HashMap<>();
+      forEachLine(layout.root().resolve(name), (line, text) -> {
+        if (lines.contains(line)) {
+          out.put(line, parse(text).path("hash").asText(""));
+        }
+      });
+      return out;
+    }
   }
 
   /**
@@ -170,34 +183,12 @@ public final class HeadCheckpoint {
    */
   public static LedgerEntry lossRecord(Finding f) {
     return LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
-        .submissionId(Path.of(f.relative()).getFileName().toString())
+        .submissionId(Path.of(f.name()).getFileName().toString())
         .decision("REPAIRED").reason("contradicts a head recorded elsewhere from line " + f.firstBadLine() + ": "
             + f.message())
-        .metadata(Json.object().put("first_bad_line", f.firstBadLine()).put("problem", f.message())
+        .metadata(Json.object().put(LedgerKeys.FIRST_BAD_LINE, f.firstBadLine()).put(LedgerKeys.PROBLEM, f.message())
             .put("quarantined_bytes", 0))
         .build();
-  }
-
-  /** A repair recorded after the head that cut the ledger at or below the recorded length. */
-  private static boolean supersedes(Repair r, Claim c) {
-    return r.firstBadLine() > 0 && r.firstBadLine() <= c.entries() && r.at() != null && c.at() != null
-        && !r.at().isBefore(c.at());
-  }
-
-  /** The hash of each claimed line, and under key 0 the number of complete lines. */
-  private static Map<Long, String> hashesAt(Path file, List<Claim> claims) {
-    Set<Long> wanted = new TreeSet<>();
-    claims.forEach(c -> wanted.add(c.entries()));
-    Map<Long, String> out = new HashMap<>();
-    long[] count = {0};
-    forEachLine(file, (line, text) -> {
-      count[0] = line;
-      if (wanted.contains(line)) {
-        out.put(line, parse(text).path("hash").asText(""));
-      }
-    });
-    out.put(0L, Long.toString(count[0]));
-    return out;
   }
 
   private interface LineVisitor {
@@ -231,14 +222,6 @@ public final class HeadCheckpoint {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static Instant instant(String text) {
-    try {
-      return text.isEmpty() ? null : Instant.parse(text);
-    } catch (RuntimeException e) {
-      return null;
     }
   }
 

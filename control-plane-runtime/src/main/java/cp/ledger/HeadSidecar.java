@@ -16,21 +16,25 @@ import java.nio.file.Path;
  */
 final class HeadSidecar {
   private final Path ledger;
+  /** The chain key the head's MAC is made with, or null. */
+  private final ChainKey key;
   private FileChannel channel;
   private volatile LedgerHead published;
 
-  private HeadSidecar(Path ledger, FileChannel channel) {
+  private HeadSidecar(Path ledger, ChainKey key, FileChannel channel) {
     this.ledger = ledger;
+    this.key = key;
     this.channel = channel;
   }
 
-  static HeadSidecar open(Path ledger) throws IOException {
-    return new HeadSidecar(ledger, LedgerHead.open(ledger));
+  static HeadSidecar open(Path ledger, ChainKey key) throws IOException {
+    return new HeadSidecar(ledger, key, LedgerHead.open(ledger));
   }
 
-  /** Records the acknowledged length and last hash on disk, and publishes them. */
+  /** Records the acknowledged length and last hash on disk (with their MAC under a key), and publishes them. */
   void write(long entries, String lastHash) throws IOException {
-    LedgerHead head = new LedgerHead(entries, lastHash);
+    LedgerHead head = new LedgerHead(entries, lastHash,
+        LedgerHead.macOf(key, ledger.getFileName().toString(), entries, lastHash));
     head.write(channel);
     published = head;
   }

@@ -34,6 +34,13 @@ public final class JsonlStore implements LedgerStore {
     return open.containsKey(p) || Files.isRegularFile(p);
   }
 
+  /** Read-only: the file is not opened for writing, so a torn tail or a bad head is reported as found. */
+  @Override
+  public VerifyResult verify(StreamId id) {
+    Path p = layout.ledgerPath(id.tier(), id.agentClass());
+    return Ledger.verifyFile(p, settings.options(id.tier()), true);
+  }
+
   @Override
   public List<StreamId> streams() {
     List<StreamId> out = new ArrayList<>();
@@ -44,8 +51,8 @@ public final class JsonlStore implements LedgerStore {
   }
 
   @Override
-  public List<HeadCheckpoint.Finding> crossCheck() {
-    return HeadCheckpoint.crossCheck(layout);
+  public List<HeadCheckpoint.Finding> crossCheck(List<ExpectedHead> expected) {
+    return HeadCheckpoint.crossCheck(layout, expected);
   }
 
   @Override

@@ -54,6 +54,11 @@ final class KeyedChain {
     return null;
   }
 
+  /** Whether any line read or appended so far is keyed. */
+  boolean anyKeyed() {
+    return keyedFrom > 0;
+  }
+
   /** Records an entry this process appended. */
   void appended(boolean keyedEntry, long line) {
     if (keyedEntry && keyedFrom == 0) {

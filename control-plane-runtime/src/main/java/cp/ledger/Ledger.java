@@ -1,64 +1,43 @@
 package cp.ledger;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.faults.FaultPoints;
-import cp.faults.WriteFaults;
-import cp.model.EventType;
-import cp.model.Json;
-import cp.observability.Telemetry;
 import java.io.IOException;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An append-only, hash-chained JSONL ledger file.
+ * An append-only, hash-chained JSONL ledger file: every line one {@link LedgerEntry} whose hash
+ * covers its canonical form and {@code prev_hash}; a {@code .head} sidecar records the acknowledged
+ * length; writes are idempotent by {@code idempotency_key}; with a {@link ChainKey} the chain is
+ * keyed ({@link KeyedChain}); boundary entries carry the other ledgers' heads ({@link HeadCheckpoint}).
  *
- * <p>Every line is one {@link LedgerEntry} whose {@code hash} covers its canonical form
- * including {@code prev_hash}, so editing, deleting or reordering a line breaks the chain at
- * that line; a {@code .head} sidecar records the acknowledged length so a deleted tail is
- * caught too. Writes are idempotent by {@code idempotency_key}: a retried activity that writes
- * the same event again gets the first entry's id back and the file does not grow.
+ * <p>A torn final line (a crash mid-write) is recovered under the file lock when the file is opened
+ * or caught up: completed if it is an intact entry lacking only its newline, otherwise cut, kept in a
+ * {@code .torn-*} file, and what it proves recorded in its place ({@link TornTail}). A cut line the
+ * head counts, a bad head, or a chain broken anywhere else is damage: appends are refused with
+ * {@link LedgerCorruptException} until {@link #repair()}.
  *
- * <p>Concurrency: one instance per file per JVM ({@link #open} shares it), a lock for threads,
- * and an exclusive file lock around every operation for other processes, which catches this
- * process up on lines they appended before it reads or writes. A torn final line (a crash in
- * the middle of a write) is repaired under that lock when the file is opened or caught up:
- * completed if it is an intact entry that only lacks its newline, otherwise cut off and kept in
- * a {@code .torn-*} file. A cut final line that the head counts was acknowledged, so it is
- * damage, not a torn write: it stays in place and the chain counts as broken. A chain that is
- * broken anywhere else is never extended: writes fail with {@link LedgerCorruptException} until
- * {@link #repair()} quarantines the bad lines.
- *
- * <p>With a {@link ChainKey} in the options the chain is keyed ({@link KeyedChain}); entries of
- * boundary types carry the other ledgers' heads ({@link HeadCheckpoint}).
- *
- * <p>This class is the coordinator: it holds the locks and writes entries, and leaves each other
- * job to a part of its own: {@link LedgerFile} (the segment file: positional I/O, fsync, the file
- * lock), {@link LedgerLoader} (scan, torn-tail recovery, index, catch-up), {@link HeadSidecar}
- * (the {@code .head} file and the published head), {@link GroupCommit} (durability),
- * {@link LedgerRepair} (verify and quarantine), {@link AppendProblems} (the write probe and its
- * log) and {@link OpenLedgers} (one instance per file per JVM).
+ * <p>This class is the coordinator: it holds the locks and leaves each job to a part of its own:
+ * {@link JsonlAppender} (appends), {@link JsonlReads} (readers), {@link LedgerFile} (positional
+ * I/O, fsync, the file lock), {@link LedgerLoader} (scan, torn tails, index, catch-up),
+ * {@link HeadSidecar} (the {@code .head}), {@link GroupCommit} (durability), {@link LedgerRepair}
+ * (verify and quarantine), {@link AppendProblems} (the write probe) and {@link OpenLedgers} (one
+ * instance per file per JVM). Its collaborators come in with the options ({@link LedgerHooks}).
  *
  * <p>Thread-safety: safe for any number of threads and processes. Every operation runs under
- * {@link #lock} and the file lock, after catching up; an fsync of {@code FSYNC_EACH} runs after
- * them ({@link GroupCommit}); a thread's interrupt flag is set aside while it does I/O and restored.
+ * {@link #lock} and the exclusive file lock, after catching up with other processes' appends; an
+ * fsync of {@code FSYNC_EACH} runs after them ({@link GroupCommit}); a thread's interrupt flag is
+ * set aside while it does I/O and restored.
  */
 public final class Ledger implements LedgerStream {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
 
-  /** The ledger path, id and hash of the entry this thread appended last ({@link #hashOf}). */
-  private static final ThreadLocal<String[]> LAST_APPEND = new ThreadLocal<>();
   /** The store label of the append-latency metric: this ledger is a file (issue 14). */
   static final String STORE = "file";
 
@@ -71,7 +50,11 @@ public final class Ledger implements LedgerStream {
   private HeadSidecar head;
   private LedgerLoader loader;
   private GroupCommit commit;
+  private JsonlAppender appender;
+  private JsonlReads reads;
   private final AppendProblems problems;
+  /** The id and hash of the entry appended last, whichever thread appended it ({@link #hashOf}). */
+  private volatile Appended lastAppended;
   /** Holders of this instance; guarded by {@link OpenLedgers}. */
   int refs;
   /** The file's size when its broken chain was last read from the start; -1 before that. */
@@ -81,27 +64,8 @@ public final class Ledger implements LedgerStream {
     this.path = path;
     this.options = options;
     this.clock = clock;
-    this.tierLabel = tierLabel(path);
-    this.problems = new AppendProblems(path);
-  }
-
-  /**
-   * The tier a ledger file belongs to by where it lives under the plane root ({@link PlaneLayout}:
-   * {@code <TIER>/ledger/...}), in lower case as the append-latency metric labels it; {@code other}
-   * for a file elsewhere.
-   */
-  static String tierLabel(Path path) {
-    for (Path p = path.getParent(); p != null && p.getParent() != null; p = p.getParent()) {
-      if (p.getFileName().toString().equals("ledger")) {
-        String tier = p.getParent().getFileName().toString();
-        for (Tier t : Tier.values()) {
-          if (t.name().equals(tier)) {
-            return t.name().toLowerCase(java.util.Locale.ROOT);
-          }
-        }
-      }
-    }
-    return "other";
+    this.tierLabel = PlaneLayout.tierLabel(path);
+    this.problems = new AppendProblems(path, options.hooks().writes());
   }
 
   /** Opens (creating if needed) the ledger at {@code path}; the same file yields the same instance. */
@@ -148,22 +112,30 @@ public final class Ledger implements LedgerStream {
   private void load() {
     try {
       file = LedgerFile.open(path);
-      head = HeadSidecar.open(path);
+      head = HeadSidecar.open(path, options.key());
     } catch (IOException e) {
       throw new LedgerException("cannot open ledger " + path + ": " + e.getMessage(), e);
     }
     loader = new LedgerLoader(file, path, options, clock, head);
     commit = new GroupCommit(path, file, options);
+    appender = new JsonlAppender(path, options, clock, file, loader, commit, problems);
+    reads = new JsonlReads(file, loader);
     lock.lock();
     try (FileLock held = file.lock()) {
       assert held.isValid();
       rescan();
+      recordTorn();
     } catch (IOException e) {
       throw new LedgerException("cannot read ledger " + path + ": " + e.getMessage(), e);
     } finally {
       lock.unlock();
     }
     commit.start();
+  }
+
+  /** Appends what torn tails cut on open or catch-up proved ({@link TornTail}). Caller holds both locks. */
+  private void recordTorn() throws IOException {
+    appender.appendRecovered(loader.takeRecovered());
   }
 
   /** Rebuilds all in-memory state from the file. Caller holds both locks. */
@@ -175,13 +147,13 @@ public final class Ledger implements LedgerStream {
   // ---------------------------------------------------------------- write
 
   /**
-   * Appends an entry and returns its id. An entry whose idempotency key is already in the
-   * ledger is not written again; the existing entry's id is returned.
+   * Appends an entry. An entry whose idempotency key is already in the ledger is not written
+   * again; the existing entry's id is returned.
    *
    * @throws LedgerCorruptException when the chain is broken
    */
   @Override
-  public String write(LedgerEntry entry) {
+  public Appended append(LedgerEntry entry) {
     // FileChannel is interruptible: I/O on a thread whose interrupt flag is set (an activity thread
     // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
     // The flag is set aside while the entry is written and restored for the caller.
@@ -189,11 +161,14 @@ public final class Ledger implements LedgerStream {
     long start = System.nanoTime();
     try {
       LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
-      String id = locked("append to", () -> appendLocked(withHeads));
+      Appended done = locked("append to", () -> appendLocked(withHeads));
       commit.afterAppend();
       problems.cleared();
-      Telemetry.current().metrics().ledgerAppend(tierLabel, STORE, System.nanoTime() - start);
-      return id;
+      if (done.written()) {
+        lastAppended = done;
+      }
+      options.hooks().observer().appended(tierLabel, STORE, System.nanoTime() - start);
+      return done;
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -212,6 +187,7 @@ public final class Ledger implements LedgerStream {
     try (FileLock held = file.lock()) {
       assert held.isValid();
       loader.catchUp();
+      recordTorn();
       return work.run();
     } catch (IOException e) {
       throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
@@ -223,76 +199,12 @@ public final class Ledger implements LedgerStream {
     }
   }
 
-  private String appendLocked(LedgerEntry entry) throws IOException {
+  /** The append under both locks: a chain found broken is read again first, in case it was repaired. */
+  private Appended appendLocked(LedgerEntry entry) throws IOException {
     if (loader.broken() != null) {
       rereadIfChanged();
     }
-    VerifyResult broken = loader.broken();
-    if (broken != null) {
-      LedgerProblem p = LedgerProblem.corrupt(path, broken);
-      problems.report(p);
-      LedgerCorruptException refused = new LedgerCorruptException(path.toString(), broken);
-      refused.initCause(new LedgerUnwritableException(p, null));
-      throw refused;
-    }
-    LedgerIndex index = loader.index();
-    String key = entry.idempotencyKey();
-    String existing = index.idForKey(key);
-    if (existing != null) {
-      return existing;
-    }
-    if (loader.keyed().needsMarker(options.key(), loader.lines(), entry)) {
-      appendLocked(KeyedChain.marker(path, options.key(), loader.lines(), loader.lastHash()));
-      LOG.warn("ledger {}: keyed from line {} on ({} key id {}); the {} entries before it were written without a key",
-          path, loader.lines(), ChainKey.VARIABLE, options.key().id(), loader.lines() - 1);
-    }
-    String id = entry.entryId();
-    if (id != null && index.containsId(id)) {
-      throw new LedgerException("ledger " + path + " already holds entry_id " + id + "; entry ids are unique");
-    }
-    if (id == null) {
-      id = newId(key);
-      while (index.containsId(id)) {
-        id = newId(null);
-      }
-    }
-    String timestamp = entry.timestamp() != null ? entry.timestamp()
-        : clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-    long at = loader.knownEnd();
-    ObjectNode node = entry.toAppendJson(id, timestamp, loader.lastHash(), options.key());
-    String hash = ChainCodec.hashOf(node, options.key());
-    node.put("hash", hash);
-    byte[] line = ChainCodec.line(node);
-    try {
-      if (FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()))) {
-        file.write(Arrays.copyOf(line, line.length / 2), at);
-        file.force(false);
-        FaultPoints.pause(FaultPoints.of(FaultPoints.LEDGER_TORN, entry.eventType()));
-      }
-      WriteFaults.check(path);
-      file.write(line, at);
-    } catch (IOException e) {
-      try {
-        file.truncate(at);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      Optional<LedgerProblem> p = LedgerProblem.ofIo(path, e);
-      if (p.isPresent()) {
-        problems.report(p.get());
-        throw new LedgerUnwritableException(p.get(), e);
-      }
-      throw e;
-    }
-    FaultPoints.at(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, entry.eventType()));
-    loader.appended(new LedgerIndex.Row(at, line.length, id, entry.eventType(), entry.sessionId(),
-        entry.workOrderId()), key, hash);
-    commit.written(loader.knownEnd());
-    LAST_APPEND.set(new String[] {path.toString(), id, hash});
-    loader.keyed().appended(options.key() != null, loader.lines());
-    loader.writeHead();
-    commit.appended();
-    return id;
+    return appender.append(entry);
   }
 
   /**
@@ -336,80 +248,46 @@ public final class Ledger implements LedgerStream {
     }
   }
 
-  static String newId(String idempotencyKey) {
-    if (idempotencyKey != null) {
-      return "LED-" + Json.sha256(idempotencyKey).substring(0, 16);
-    }
-    return "LED-" + String.format("%016x", ThreadLocalRandom.current().nextLong());
-  }
-
   /** The last intact head of this ledger ({@link OpenLedgers#publishedHead}). */
   LedgerHead publishedHead() {
     return head.published();
   }
 
-  // ---------------------------------------------------------------- read
+  // ---------------------------------------------------------------- read ({@link JsonlReads})
 
   /** Entries matching the query, in file order. */
   @Override
   public List<LedgerEntry> query(LedgerQuery q) {
-    return locked("read", () -> {
-      List<LedgerEntry> out = new ArrayList<>();
-      for (int row : loader.index().select(q)) {
-        out.add(readRow(loader.index().row(row)));
-      }
-      return out;
-    });
+    return locked("read", () -> reads.query(q));
   }
 
-  /**
-   * Visits the entries matching the query newest first, until {@code visitor} returns false. A
-   * reader that wants the latest few entries of a long history (attention reads a session's last
-   * turns on every turn) stops there instead of reading and parsing every line.
-   */
+  /** Newest first, until {@code visitor} returns false (attention reads a session's last turns so). */
   @Override
   public void visitNewestFirst(LedgerQuery q, Predicate<LedgerEntry> visitor) {
     locked("read", () -> {
-      List<Integer> rows = loader.index().select(q);
-      for (int k = rows.size() - 1; k >= 0; k--) {
-        if (!visitor.test(readRow(loader.index().row(rows.get(k))))) {
-          break;
-        }
-      }
+      reads.visitNewestFirst(q, visitor);
       return null;
     });
   }
 
   @Override
   public Optional<LedgerEntry> byId(String entryId) {
-    return locked("read", () -> {
-      Integer row = loader.index().rowOf(entryId);
-      return row == null ? Optional.<LedgerEntry>empty() : Optional.of(readRow(loader.index().row(row)));
-    });
+    return locked("read", () -> reads.byId(entryId));
   }
 
-  /**
-   * The chain hash of entry {@code entryId}: from memory when it is the entry this thread last
-   * appended to this ledger (what a span asks right after the write, issue 14), else read.
-   */
+  /** The chain hash of an entry: from memory for the one appended last (what a span asks), else read. */
   @Override
   public Optional<String> hashOf(String entryId) {
-    String[] last = LAST_APPEND.get();
-    if (last != null && last[0].equals(path.toString()) && last[1].equals(entryId)) {
-      return Optional.of(last[2]);
+    Appended last = lastAppended;
+    if (last != null && last.entryId().equals(entryId)) {
+      return Optional.of(last.hash());
     }
     return byId(entryId).map(LedgerEntry::hash);
   }
 
-  /** The id already written under an idempotency key, if any. */
   @Override
   public Optional<String> idForKey(String idempotencyKey) {
-    return locked("read", () -> Optional.ofNullable(loader.index().idForKey(idempotencyKey)));
-  }
-
-  private LedgerEntry readRow(LedgerIndex.Row row) throws IOException {
-    byte[] bytes = file.readExactly(row.offset(), row.length());
-    return LedgerEntry.fromJson(Json.MAPPER.readTree(bytes, 0, row.length() - 1));
+    return locked("read", () -> reads.idForKey(idempotencyKey));
   }
 
   /** Number of lines in the ledger (including any bad ones). */
@@ -420,10 +298,36 @@ public final class Ledger implements LedgerStream {
 
   // ---------------------------------------------------------------- verify / repair
 
-  /** Walks the file on disk from the first line and reports the first bad line, if any. */
+  /**
+   * Walks the file on disk from the first line and reports the first bad line, if any. Reads only:
+   * it does not catch up first (which would recover another process's torn tail), so a torn tail
+   * is reported as it is on disk.
+   */
   @Override
   public VerifyResult verify() {
-    return locked("verify", this::verifyLocked);
+    boolean interrupted = Thread.interrupted(); // see append(): interrupted I/O would close the channel
+    lock.lock();
+    try (FileLock held = file.lock()) {
+      assert held.isValid();
+      return verifyLocked();
+    } catch (IOException e) {
+      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      lock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Verifies the ledger file at {@code path} without opening it for writing: what {@code cpctl
+   * ledger verify} runs ({@link LedgerRepair#verifyFile}).
+   *
+   * @param headRequired false for a file that has no {@code .head} by design (an export)
+   */
+  public static VerifyResult verifyFile(Path path, LedgerOptions options, boolean headRequired) {
+    return LedgerRepair.verifyFile(path, options, headRequired);
   }
 
   private VerifyResult verifyLocked() throws IOException {
@@ -449,36 +353,32 @@ public final class Ledger implements LedgerStream {
    */
   @Override
   public Optional<String> repair() {
-    return repairFile().map(Path::toString);
+    return repairLocked().map(p -> p.isEmpty() ? LedgerRepair.NOTHING_MOVED : p.get().toString());
   }
 
-  /** {@link #repair()}, returning the quarantine file. */
+  /** {@link #repair()}, returning the quarantine file (empty when the chain was intact, or nothing was moved). */
   public Optional<Path> repairFile() {
-    Optional<Path> quarantined = locked("repair", () -> {
+    return repairLocked().flatMap(p -> p);
+  }
+
+  /** Empty when intact; else the quarantine file, empty when only the {@code .head} was rewritten. */
+  private Optional<Optional<Path>> repairLocked() {
+    Optional<Optional<Path>> quarantined = locked("repair", () -> {
       VerifyResult bad = verifyLocked();
       if (bad.ok() || bad.kind() == VerifyResult.Kind.UNKEYED) {
         // Not keyed yet is not damage: the next append with the key adopts the ledger (KeyedChain).
-        return Optional.<Path>empty();
+        return Optional.<Optional<Path>>empty();
       }
       if (bad.keyProblem()) {
         // Without the right key nothing can be told apart from tampering, so nothing is moved.
         throw new LedgerException("cannot repair " + path + ": " + bad.reason() + "; nothing was changed");
       }
-      LedgerRepair.Quarantine moved = LedgerRepair.quarantineFrom(file, path, bad.firstBadLine(), clock);
-      Path quarantine = moved.file();
-      head.reset();
-      rescan();
-      ObjectNode meta = Json.object()
-          .put("first_bad_line", bad.firstBadLine())
-          .put("problem", bad.reason())
-          .put("quarantined_bytes", moved.bytes())
-          .put("quarantine_file", quarantine.getFileName().toString());
-      appendLocked(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
-          .submissionId(path.getFileName().toString())
-          .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
-          .metadata(meta).build());
-      LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(), quarantine);
-      return Optional.of(quarantine);
+      Path quarantine = LedgerRepair.quarantineFrom(file, path, bad, clock, () -> {
+        head.reset();
+        commit.reset();
+        loader.rescan(true);
+      }, appender::append);
+      return Optional.of(Optional.ofNullable(quarantine));
     });
     if (quarantined.isPresent()) {
       // The LEDGER_REPAIRED entry is flushed the way write() flushes, which also records it as durable.

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@code password} parameters. The password never appears in {@link #toString()},
  * {@link #redactedUrl()} or any message built from them.
  */
-public record LedgerDatabase(String url, String user, String password) {
+public record LedgerDatabase(String url, String user, String password, LedgerMigration migration) {
   public static final String URL_VARIABLE = "CP_LEDGER_URL";
   public static final String USER_VARIABLE = "CP_LEDGER_USER";
   public static final String PASSWORD_VARIABLE = "CP_LEDGER_PASSWORD";
@@ -19,10 +19,20 @@ public record LedgerDatabase(String url, String user, String password) {
   private static final Pattern PASSWORD_PARAM = Pattern.compile("(?i)([?&]password=)[^&]*");
 
   public LedgerDatabase {
+    migration = migration == null ? LedgerMigration.AUTO : migration;
     if (url == null || !url.startsWith(PREFIX) || url.length() == PREFIX.length()) {
       throw new IllegalArgumentException(URL_VARIABLE + "='" + (url == null ? "" : redact(url))
           + "' is not a PostgreSQL JDBC URL (expected jdbc:postgresql://host:port/database)");
     }
+  }
+
+  public LedgerDatabase(String url, String user, String password) {
+    this(url, user, password, LedgerMigration.AUTO);
+  }
+
+  /** The same database opened with another {@code CP_LEDGER_MIGRATE} mode. */
+  public LedgerDatabase withMigration(LedgerMigration m) {
+    return new LedgerDatabase(url, user, password, m);
   }
 
   /** The database CP_LEDGER_URL names, or empty when it is unset or blank (JSONL under CP_HOME). */
@@ -32,7 +42,7 @@ public record LedgerDatabase(String url, String user, String password) {
       return Optional.empty();
     }
     return Optional.of(new LedgerDatabase(url.trim(), blankToNull(env.get(USER_VARIABLE)),
-        blankToNull(env.get(PASSWORD_VARIABLE))));
+        blankToNull(env.get(PASSWORD_VARIABLE)), LedgerMigration.fromEnv(env)));
   }
 
   private static String blankToNull(String s) {
@@ -56,6 +66,7 @@ public record LedgerDatabase(String url, String user, String password) {
   @Override
   public String toString() {
     return "LedgerDatabase(" + redactedUrl() + (user == null ? "" : ", user " + user)
-        + (password == null ? "" : ", password ***") + ")";
+        + (password == null ? "" : ", password ***") + ", " + LedgerMigration.VARIABLE + " "
+        + migration.name().toLowerCase(java.util.Locale.ROOT) + ")";
   }
 }

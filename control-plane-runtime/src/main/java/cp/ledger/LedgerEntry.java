@@ -30,21 +30,29 @@ public final class LedgerEntry {
   private final String keyId;
 
   private LedgerEntry(Builder b) {
-    this.entryId = b.entryId;
-    this.timestamp = b.timestamp;
-    this.eventType = Objects.requireNonNull(b.eventType, "event_type");
+    // An entry built by a writer holds only text every store can hold (StoredText); one read back from a
+    // store keeps its text exactly as stored, so its hash still checks.
+    boolean clean = !b.asStored;
+    this.entryId = text(b.entryId, clean);
+    this.timestamp = text(b.timestamp, clean);
+    this.eventType = text(Objects.requireNonNull(b.eventType, "event_type"), clean);
     if (eventType.isBlank()) {
       throw new IllegalArgumentException("event_type must not be blank");
     }
-    this.submissionId = b.submissionId == null ? "" : b.submissionId;
-    this.decision = b.decision == null ? "" : b.decision;
-    this.reason = b.reason == null ? "" : b.reason;
-    this.metadata = b.metadata == null ? Json.object() : b.metadata.deepCopy();
-    this.idempotencyKey = b.idempotencyKey;
+    this.submissionId = b.submissionId == null ? "" : text(b.submissionId, clean);
+    this.decision = b.decision == null ? "" : text(b.decision, clean);
+    this.reason = b.reason == null ? "" : text(b.reason, clean);
+    this.metadata = b.metadata == null ? Json.object()
+        : clean ? StoredText.cleanCopy(b.metadata) : b.metadata.deepCopy();
+    this.idempotencyKey = text(b.idempotencyKey, clean);
     this.prevHash = b.prevHash;
     this.hash = b.hash;
     this.chain = b.chain;
     this.keyId = b.keyId;
+  }
+
+  private static String text(String s, boolean clean) {
+    return clean ? StoredText.clean(s) : s;
   }
 
   public static Builder builder(String eventType) {
@@ -95,28 +103,38 @@ public final class LedgerEntry {
     return v.isTextual() ? v.asText() : "";
   }
 
-  /** {@code metadata.session_id}, or null. */
+  /** {@code metadata.session_id} ({@link LedgerKeys#SESSION_ID}), or null. */
   public String sessionId() {
-    return metaText("session_id");
+    return metaText(LedgerKeys.SESSION_ID);
   }
 
-  /** {@code metadata.wo_id}, or {@code metadata.work_order_id} (EXCHANGE records use the seed-004 name). */
+  /** The work order ({@link LedgerKeys#WO_ID}, or the older EXCHANGE spelling), or null. */
   public String workOrderId() {
-    String wo = metaText("wo_id");
-    return wo != null ? wo : metaText("work_order_id");
+    return LedgerKeys.workOrderId(metadata);
   }
 
-  /** The JSON object written to disk (without {@code hash} when {@code withHash} is false). */
+  /** {@code metadata.agent_class} ({@link LedgerKeys#AGENT_CLASS}), or null. */
+  public String agentClass() {
+    return metaText(LedgerKeys.AGENT_CLASS);
+  }
+
+  /** A number in the metadata ({@code input_tokens}, {@code cost}, ...), or 0 when absent or not a number. */
+  public double metaNumber(String field) {
+    JsonNode v = metadata.get(field);
+    return v != null && v.isNumber() ? v.asDouble() : 0;
+  }
+
+  /** The JSON object written to disk (without {@code hash} when {@code withHash} is false), in {@link #toAppendJson}'s order. */
   public ObjectNode toJson(boolean withHash) {
     ObjectNode n = Json.object();
     putIfNotNull(n, "entry_id", entryId);
     putIfNotNull(n, "timestamp", timestamp);
     n.put("event_type", eventType);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
     n.put("submission_id", submissionId);
     n.put("decision", decision);
     n.put("reason", reason);
-    n.set("metadata", metadata.deepCopy());
-    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.set("metadata", smallFirst(metadata.deepCopy()));
     putIfNotNull(n, "chain", chain);
     putIfNotNull(n, "key_id", keyId);
     putIfNotNull(n, "prev_hash", prevHash);
@@ -128,25 +146,52 @@ public final class LedgerEntry {
 
   /**
    * The line a ledger appends for this entry, with the id, time and previous hash it assigned,
-   * without the hash. The node shares this entry's metadata instead of copying it: the ledger
-   * only reads it (hashes and writes it) and then drops it.
+   * without the hash. The node shares this entry's metadata values instead of copying them: the
+   * ledger only reads them (hashes and writes them) and then drops the node. The order of the
+   * fields is for a torn write ({@link TornTail}): the id, type and idempotency key first, and
+   * within the metadata every small value (numbers, booleans, short text) before the large ones (a
+   * prompt, a response), so the first bytes of a line that tore still say what it recorded and what
+   * it cost. The hash covers the canonical form (keys sorted), so the order changes no hash.
    */
   ObjectNode toAppendJson(String id, String at, String prev, ChainKey key) {
     ObjectNode n = Json.object();
     n.put("entry_id", id);
     n.put("timestamp", at);
     n.put("event_type", eventType);
+    putIfNotNull(n, "idempotency_key", idempotencyKey);
     n.put("submission_id", submissionId);
     n.put("decision", decision);
     n.put("reason", reason);
-    n.set("metadata", metadata);
-    putIfNotNull(n, "idempotency_key", idempotencyKey);
+    n.set("metadata", smallFirst(metadata));
     if (key != null) {
       n.put("chain", ChainKey.ALGORITHM);
       n.put("key_id", key.id());
     }
     n.put("prev_hash", prev);
     return n;
+  }
+
+  /** Text up to this many characters counts as small in a line's layout (an id, a model name, a short reason). */
+  static final int SMALL_TEXT_CHARS = 200;
+
+  /** {@code meta}'s fields with the small ones first (each group in its own order); the values are shared, not copied. */
+  private static ObjectNode smallFirst(ObjectNode meta) {
+    ObjectNode out = Json.object();
+    meta.properties().forEach(e -> {
+      if (small(e.getValue())) {
+        out.set(e.getKey(), e.getValue());
+      }
+    });
+    meta.properties().forEach(e -> {
+      if (!small(e.getValue())) {
+        out.set(e.getKey(), e.getValue());
+      }
+    });
+    return out;
+  }
+
+  private static boolean small(JsonNode v) {
+    return v.isNumber() || v.isBoolean() || v.isNull() || (v.isTextual() && v.textValue().length() <= SMALL_TEXT_CHARS);
   }
 
   private static void putIfNotNull(ObjectNode n, String field, String value) {
@@ -164,7 +209,7 @@ public final class LedgerEntry {
     if (meta != null && !meta.isNull() && !meta.isObject()) {
       throw new IllegalArgumentException("metadata must be a JSON object");
     }
-    return new Builder()
+    return new Builder().asStored()
         .entryId(Json.text(n, "entry_id", null))
         .timestamp(Json.text(n, "timestamp", null))
         .eventType(Json.text(n, "event_type", null))
@@ -209,6 +254,13 @@ public final class LedgerEntry {
     private String hash;
     private String chain;
     private String keyId;
+    /** Read back from a store: its text is kept exactly as stored (see {@link StoredText}). */
+    private boolean asStored;
+
+    Builder asStored() {
+      asStored = true;
+      return this;
+    }
 
     public Builder entryId(String v) { entryId = v; return this; }
     public Builder timestamp(String v) { timestamp = v; return this; }

@@ -18,7 +18,7 @@ import java.nio.file.StandardOpenOption;
  * interruptible: a caller whose thread's interrupt flag is set must set the flag aside first
  * (an interrupted I/O call closes the channel for every thread of the process).
  */
-final class LedgerFile {
+final class LedgerFile implements AutoCloseable {
   private final FileChannel channel;
 
   private LedgerFile(FileChannel channel) {
@@ -30,6 +30,16 @@ final class LedgerFile {
     Files.createDirectories(path.getParent());
     return new LedgerFile(FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE));
+  }
+
+  /** Opens an existing file for reading only (verify: nothing is created or written). */
+  static LedgerFile openReadOnly(Path path) throws IOException {
+    return new LedgerFile(FileChannel.open(path, StandardOpenOption.READ));
+  }
+
+  /** A shared lock: writers (who take the exclusive one) wait while it is held; blocks until it is held. */
+  FileLock lockShared() throws IOException {
+    return channel.lock(0, Long.MAX_VALUE, true);
   }
 
   /** The exclusive lock other processes respect; blocks until it is held. */
@@ -89,7 +99,8 @@ final class LedgerFile {
     return channel.isOpen();
   }
 
-  void close() throws IOException {
+  @Override
+  public void close() throws IOException {
     channel.close();
   }
 

@@ -41,10 +41,21 @@ final class LedgerLoader {
   private String lastHash = ChainCodec.GENESIS;
   private VerifyResult broken;
   private LedgerHead headAtOpen;
+  /** The sidecar as read at the last full scan (absent, garbage or a head). */
+  private LedgerHead.Read headRead = new LedgerHead.Read(LedgerHead.State.ABSENT, null, 0);
+  /** Whether a missing or garbage {@code .head} counts as damage (false for an export, which has none). */
+  private final boolean headRequired;
+  /** Entries recovered from torn tails, for the owning ledger to append ({@link #takeRecovered}). */
+  private final java.util.List<LedgerEntry> recovered = new java.util.ArrayList<>();
   /** The keyed-chain state of the lines read so far (see {@link ChainKey}). */
   private KeyedChain keyed = new KeyedChain();
 
   LedgerLoader(LedgerFile file, Path path, LedgerOptions options, Clock clock, HeadSidecar head) {
+    this(file, path, options, clock, head, true);
+  }
+
+  LedgerLoader(LedgerFile file, Path path, LedgerOptions options, Clock clock, HeadSidecar head, boolean headRequired) {
+    this.headRequired = headRequired;
     this.file = file;
     this.path = path;
     this.options = options;
@@ -87,6 +98,16 @@ final class LedgerLoader {
     lastHash = hash;
   }
 
+  /** The entries recovered from torn tails since the last call, for the ledger to append where the tails were. */
+  java.util.List<LedgerEntry> takeRecovered() {
+    if (recovered.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<LedgerEntry> out = java.util.List.copyOf(recovered);
+    recovered.clear();
+    return out;
+  }
+
   /** Writes the current length and hash to the {@code .head} sidecar. */
   void writeHead() throws IOException {
     head.write(lines, lastHash);
@@ -94,15 +115,27 @@ final class LedgerLoader {
 
   /** Rebuilds all in-memory state from the file. */
   void rescan() throws IOException {
+    rescan(false);
+  }
+
+  /**
+   * Rebuilds all in-memory state from the file; {@code rewritingHead}: a repair deleted the
+   * {@code .head} to write it again from the lines kept, so its absence is no evidence.
+   */
+  void rescan(boolean rewritingHead) throws IOException {
     index = new LedgerIndex();
     knownEnd = 0;
     lines = 0;
     lastHash = ChainCodec.GENESIS;
     broken = null;
     keyed = new KeyedChain();
-    headAtOpen = LedgerHead.read(path);
+    headRead = LedgerHead.readChecked(path);
+    headAtOpen = headRead.head();
     scanFrom(0);
     checkHeadLength();
+    if (!rewritingHead) {
+      checkHeadFile();
+    }
     checkKey();
     if (broken == null && (headAtOpen == null || headAtOpen.entries() != lines)) {
       writeHead();
@@ -134,14 +167,18 @@ final class LedgerLoader {
    * first bad line, if any (a torn tail counts as bad here; nothing is repaired).
    */
   VerifyResult verifyFromStart() throws IOException {
-    headAtOpen = LedgerHead.read(path);
+    headRead = LedgerHead.readChecked(path);
+    headAtOpen = headRead.head();
     byte[] tail = scanLines(0);
     if (tail.length > 0 && broken == null) {
       VerifyResult cut = cutAcknowledgedLine(tail.length);
       broken = cut != null ? cut
-          : VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write)");
+          : VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write or"
+              + " garbage; the next process to open the ledger, or 'cpctl ledger repair', saves it to a .torn-* file"
+              + " and recovers what it holds)");
     }
     checkHeadLength();
+    checkHeadFile();
     checkKey();
     if (broken == null) {
       VerifyResult unkeyed = keyed.unkeyedUnderKey(options.key(), lines);
@@ -238,7 +275,9 @@ final class LedgerLoader {
       file.truncate(start);
       file.force(true);
       knownEnd = start;
-      LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {})", path, tail.length, start, saved);
+      TornTail.recover(tail, saved).ifPresent(recovered::add);
+      LOG.warn("ledger {}: cut a torn final line of {} bytes at offset {} (saved to {}{})", path, tail.length, start,
+          saved, recovered.isEmpty() ? "; it holds nothing to recover" : "; what it holds is recorded in its place");
     }
     if (broken == null) {
       writeHead();
@@ -257,6 +296,31 @@ final class LedgerLoader {
     return VerifyResult.bad(lines, lines + 1, "line " + (lines + 1) + " is cut short (" + tailBytes
         + " bytes, no newline) but was acknowledged by .head (length " + headAtOpen.entries() + " entries, hash "
         + headAtOpen.lastHash() + "): acknowledged data was damaged or tampered with, not a torn write");
+  }
+
+  /**
+   * After a full scan: a {@code .head} that is not a head record, missing while the ledger holds
+   * entries, or (on a keyed chain) without its MAC. Each hides a deleted tail, so each is damage
+   * until {@code repair} rewrites the sidecar from the ledger and records that it did.
+   */
+  private void checkHeadFile() {
+    if (broken != null || !headRequired) {
+      return;
+    }
+    String repairIt = "; 'cpctl ledger repair' rewrites it from the ledger and records that";
+    if (headRead.state() == LedgerHead.State.GARBAGE) {
+      broken = VerifyResult.bad(lines, lines + 1, "the .head sidecar is not a head record (" + headRead.bytes()
+          + " bytes that are not {entries, last_hash}): it was damaged or tampered with, and lines deleted from the"
+          + " end cannot be told" + repairIt);
+    } else if (headRead.state() == LedgerHead.State.ABSENT && lines > 0) {
+      broken = VerifyResult.bad(lines, lines + 1, "the .head sidecar is missing although the ledger holds " + lines
+          + " entries: deleted, maybe with lines from the end" + repairIt);
+    } else if (headAtOpen != null && keyed.anyKeyed()) {
+      String macProblem = headAtOpen.macProblem(options.key(), path.getFileName().toString());
+      if (macProblem != null) {
+        broken = VerifyResult.bad(lines, lines + 1, macProblem + repairIt);
+      }
+    }
   }
 
   /** After a full scan: a keyed chain read without a key, or with a key on a chain that has none. */

@@ -23,6 +23,8 @@ import java.util.Optional;
  *       a read-only mount, no permission). No retry can help until someone changes that.
  *   <li>{@link Kind#FULL}: the disk (or quota) is full. Transient: freeing space fixes it, so a
  *       bounded retry is worth it.
+ *   <li>{@link Kind#UNREACHABLE}: the ledger database does not answer. Transient: a retry once it
+ *       is back succeeds (every append is idempotent).
  * </ul>
  */
 public record LedgerProblem(Kind kind, Path file, String reason) {
@@ -31,7 +33,18 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
   /** Failure type (Temporal) of a ledger on a full disk: retried, with backoff. */
   public static final String FULL_TYPE = FailureCode.LEDGER_FULL.wire();
 
-  public enum Kind { CORRUPT, KEY, DENIED, FULL }
+  /** Failure type (Temporal) of a ledger database that does not answer: retried, with backoff. */
+  public static final String UNAVAILABLE_TYPE = FailureCode.LEDGER_UNAVAILABLE.wire();
+  /** What the JDK reports for ENOSPC on Linux: a full disk, in the kernel's words. */
+  public static final String DISK_FULL = "No space left on device";
+  /**
+   * How long {@link LedgerStream#writable()} waits for a database to answer: long enough for a
+   * loaded server on a LAN, short against an LLM call's seconds, so a caller about to pay learns of
+   * a lost database before it sends.
+   */
+  public static final java.time.Duration PROBE_TIMEOUT = java.time.Duration.ofSeconds(2);
+
+  public enum Kind { CORRUPT, KEY, DENIED, FULL, UNREACHABLE }
 
   /** Whether a later attempt may succeed without anyone fixing anything by hand. */
   public boolean transientProblem() {
@@ -40,7 +53,11 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
 
   /** {@link FailureCode#LEDGER_FULL} for a full disk, else {@link FailureCode#LEDGER_UNWRITABLE}. */
   public FailureCode failureCode() {
-    return kind == Kind.FULL ? FailureCode.LEDGER_FULL : FailureCode.LEDGER_UNWRITABLE;
+    return switch (kind) {
+      case FULL -> FailureCode.LEDGER_FULL;
+      case UNREACHABLE -> FailureCode.LEDGER_UNAVAILABLE;
+      default -> FailureCode.LEDGER_UNWRITABLE;
+    };
   }
 
   /** The Temporal failure type: {@link #FULL_TYPE} for a full disk, else {@link #UNWRITABLE}. */
@@ -57,6 +74,8 @@ public record LedgerProblem(Kind kind, Path file, String reason) {
       case KEY -> what + reason + "; start this process with the CP_LEDGER_HMAC_KEY the ledger was written with"
           + " ('cpctl ledger verify' names the key id it expects)";
       case FULL -> what + "disk full (" + reason + "); free space on the disk that holds it, then try again";
+      case UNREACHABLE -> what + "the ledger database does not answer (" + reason + "); nothing is sent that"
+          + " could not be recorded, and the work is retried once the database is back";
       case DENIED -> what + reason + " (the file or its file system refuses writes: check the file's permissions,"
           + " 'lsattr' for the immutable flag, and whether the disk is mounted read-only), then run 'cpctl ledger"
           + " verify'";

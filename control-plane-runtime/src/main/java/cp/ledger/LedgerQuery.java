@@ -5,10 +5,17 @@ package cp.ledger;
  *
  * @param eventType exact event type
  * @param sessionId {@code metadata.session_id}
- * @param workOrderId {@code metadata.wo_id} or {@code metadata.work_order_id}
+ * @param workOrderId the work order ({@link LedgerEntry#workOrderId()})
  * @param limit when positive, only the last {@code limit} matches (still in file order)
  */
 public record LedgerQuery(String eventType, String sessionId, String workOrderId, int limit) {
+  /** Filters are cleaned as entries are ({@link StoredText}): a NUL matches what a NUL in an entry became. */
+  public LedgerQuery {
+    eventType = StoredText.clean(eventType);
+    sessionId = StoredText.clean(sessionId);
+    workOrderId = StoredText.clean(workOrderId);
+  }
+
   public static final LedgerQuery ALL = new LedgerQuery(null, null, null, 0);
 
   public static LedgerQuery eventType(String type) {

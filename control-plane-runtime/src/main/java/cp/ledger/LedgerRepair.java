@@ -1,10 +1,16 @@
 package cp.ledger;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.model.EventType;
+import cp.model.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Verify and the byte work of repair for a JSONL ledger: walking the file from the first line
@@ -15,8 +21,13 @@ import java.time.Clock;
  * <p>Thread-safety: stateless; the caller holds the ledger's lock and its file lock.
  */
 final class LedgerRepair {
-  /** What a repair moved aside. */
+  private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
+
+  /** What a repair moved aside: the quarantine file, or null when nothing was moved. */
   record Quarantine(Path file, int bytes) {}
+
+  /** What {@code repair} returns when it moved no line (only the {@code .head} sidecar was rewritten). */
+  static final String NOTHING_MOVED = "nothing moved: the .head sidecar was rewritten from the ledger";
 
   private LedgerRepair() {}
 
@@ -25,10 +36,79 @@ final class LedgerRepair {
     return new LedgerLoader(file, path, options, clock, null).verifyFromStart();
   }
 
+  /** {@link #verify} of a file that has no {@code .head} by design (an export). */
+  static VerifyResult verifyHeadless(LedgerFile file, Path path, LedgerOptions options, Clock clock) throws IOException {
+    return new LedgerLoader(file, path, options, clock, null, false).verifyFromStart();
+  }
+
+  /** Work on the ledger that may fail with an I/O error. */
+  interface Step {
+    void run() throws IOException;
+  }
+
+  /** Appends an entry to the ledger under repair (its append path, the locks held). */
+  interface Append {
+    LedgerStream.Appended append(LedgerEntry e) throws IOException;
+  }
+
+  /**
+   * The repair of a chain broken at {@code bad}: moves the bad lines aside, lets the ledger read
+   * itself again ({@code reload}), and appends LEDGER_REPAIRED saying what was moved. Returns the
+   * quarantine file, or null when there was no line to move (a {@code .head} problem).
+   */
+  static Path quarantineFrom(LedgerFile file, Path path, VerifyResult bad, Clock clock, Step reload, Append append)
+      throws IOException {
+    Quarantine moved = quarantineFrom(file, path, bad.firstBadLine(), clock);
+    reload.run();
+    ObjectNode meta = Json.object()
+        .put(LedgerKeys.FIRST_BAD_LINE, bad.firstBadLine())
+        .put(LedgerKeys.PROBLEM, bad.reason())
+        .put("quarantined_bytes", moved.bytes());
+    if (moved.file() != null) {
+      meta.put(LedgerKeys.QUARANTINE, moved.file().getFileName().toString());
+    }
+    append.append(LedgerEntry.builder(EventType.LEDGER_REPAIRED.wire())
+        .submissionId(path.getFileName().toString())
+        .decision("REPAIRED").reason("chain broken at line " + bad.firstBadLine() + ": " + bad.reason())
+        .metadata(meta).build());
+    LOG.warn("ledger {}: repaired; lines from {} moved to {}", path, bad.firstBadLine(),
+        moved.file() == null ? "nowhere (none there)" : moved.file());
+    return moved.file();
+  }
+
+  /**
+   * Verifies the ledger file at {@code path} without opening it for writing (a read-only channel
+   * under a shared file lock; nothing is created, recovered or moved): what {@code cpctl ledger
+   * verify} runs. A ledger open in this JVM is verified through its instance (same file lock).
+   *
+   * @param headRequired false for a file that has no {@code .head} by design (an export)
+   */
+  static VerifyResult verifyFile(Path path, LedgerOptions options, boolean headRequired) {
+    Ledger open = OpenLedgers.peek(path);
+    if (open != null && headRequired) {
+      return open.verify();
+    }
+    boolean interrupted = Thread.interrupted();
+    try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
+      assert held.isValid();
+      return headRequired ? verify(f, path, options, Clock.systemUTC())
+          : verifyHeadless(f, path, options, Clock.systemUTC());
+    } catch (IOException e) {
+      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** Moves the lines from 1-based {@code firstBadLine} to the end into a quarantine file and cuts them off. */
   static Quarantine quarantineFrom(LedgerFile file, Path path, long firstBadLine, Clock clock) throws IOException {
     long cutAt = offsetOfLine(file, firstBadLine);
     long size = file.size();
+    if (cutAt >= size) {
+      return new Quarantine(null, 0);
+    }
     Path quarantine = path.resolveSibling(path.getFileName() + ".quarantine-" + clock.millis());
     byte[] moved = new byte[(int) Math.max(0, size - cutAt)];
     file.readFully(ByteBuffer.wrap(moved), cutAt);

@@ -36,6 +36,18 @@ public record LedgerSettings(Map<Tier, LedgerOptions> perTier, LedgerDatabase da
     return new LedgerSettings(m, database);
   }
 
+  /** The same settings with every tier's store given these collaborators ({@link LedgerHooks}). */
+  public LedgerSettings withHooks(LedgerHooks hooks) {
+    Map<Tier, LedgerOptions> m = new EnumMap<>(Tier.class);
+    perTier.forEach((t, o) -> m.put(t, o.withHooks(hooks)));
+    return new LedgerSettings(m, database);
+  }
+
+  /** The collaborators every tier's ledger is given. */
+  public LedgerHooks hooks() {
+    return perTier.get(Tier.HOT).hooks();
+  }
+
   /** The same settings with the ledgers in {@code db} (null: JSONL files). */
   public LedgerSettings withDatabase(LedgerDatabase db) {
     return new LedgerSettings(perTier, db);

@@ -17,8 +17,24 @@ public interface LedgerStore extends AutoCloseable {
   /** Every stream of the plane that exists, HOT first, then HO3, HO2 (by agent class), HO1. */
   List<StreamId> streams();
 
+  /**
+   * Walks one stream's chain from its first entry and reports the first bad one, without changing
+   * anything (a torn tail is reported, not recovered; nothing is opened for writing).
+   */
+  default VerifyResult verify(StreamId id) {
+    return open(id).verify();
+  }
+
   /** The plane-wide check {@code verify} adds to each stream's own (see {@link HeadCheckpoint}). */
-  List<HeadCheckpoint.Finding> crossCheck();
+  default List<HeadCheckpoint.Finding> crossCheck() {
+    return crossCheck(List.of());
+  }
+
+  /**
+   * Every stream missing, shorter or rewritten compared with a head recorded for it in another
+   * stream, or with a head an operator pins ({@code expected}).
+   */
+  List<HeadCheckpoint.Finding> crossCheck(List<ExpectedHead> expected);
 
   /** A line saying where the ledgers are (a directory, or a database URL without its password). */
   String describe();

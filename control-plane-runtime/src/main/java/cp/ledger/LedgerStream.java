@@ -23,13 +23,31 @@ public interface LedgerStream extends AutoCloseable {
   String location();
 
   /**
-   * Appends an entry and returns its id; an entry whose idempotency key is already in the stream is
-   * not written again and the existing entry's id is returned.
+   * What an append did.
+   *
+   * @param entryId the entry's id (the first entry's when its idempotency key was in the stream already)
+   * @param hash the entry's chain hash, or null when the entry was there already (then {@link #hashOf} reads it)
+   */
+  record Appended(String entryId, String hash) {
+    /** Whether the entry was written by this append (false: its idempotency key was in the stream already). */
+    public boolean written() {
+      return hash != null;
+    }
+  }
+
+  /**
+   * Appends an entry and says what was written; an entry whose idempotency key is already in the
+   * stream is not written again and the existing entry's id is returned.
    *
    * @throws LedgerCorruptException when the chain is broken
    * @throws LedgerException when the store cannot be written (an I/O error, the database is unreachable)
    */
-  String write(LedgerEntry entry);
+  Appended append(LedgerEntry entry);
+
+  /** {@link #append} for a caller that needs only the entry's id. */
+  default String write(LedgerEntry entry) {
+    return append(entry).entryId();
+  }
 
   /** Entries matching the query, in chain order. */
   List<LedgerEntry> query(LedgerQuery q);
@@ -41,6 +59,15 @@ public interface LedgerStream extends AutoCloseable {
 
   /** The id already written under an idempotency key, if any. */
   Optional<String> idForKey(String idempotencyKey);
+
+  /**
+   * The entry recovered from a torn write of the entry keyed {@code idempotencyKey} ({@link TornTail}):
+   * proof that its work was done once already (an LLM call paid for, a tool that ran) although the
+   * entry itself was lost. Empty when there was none (always, for a store whose writes cannot tear).
+   */
+  default Optional<LedgerEntry> tornAttempt(String idempotencyKey) {
+    return idempotencyKey == null ? Optional.empty() : idForKey(TornTail.keyFor(idempotencyKey)).flatMap(this::byId);
+  }
 
   /** The chain hash of entry {@code entryId} (what a trace span carries, issue 14), if the stream has it. */
   default Optional<String> hashOf(String entryId) {
@@ -61,6 +88,18 @@ public interface LedgerStream extends AutoCloseable {
    * found without writing; empty when an append can go ahead.
    */
   Optional<LedgerProblem> appendProblem();
+
+  /**
+   * The cheap check a caller makes before it does something that must be recorded (the gateway,
+   * before it pays for a call): empty when an append could go ahead now, otherwise why not, found
+   * without writing and within about {@link LedgerProblem#PROBE_TIMEOUT}. Unlike {@link
+   * #appendProblem()} it never throws for a store it cannot reach: a database that does not answer
+   * is {@link LedgerProblem.Kind#UNREACHABLE} (transient, worth a retry; the problem is logged once
+   * until the store answers again).
+   */
+  default Optional<LedgerProblem> writable() {
+    return appendProblem();
+  }
 
   /**
    * Explicit repair of a broken chain: moves every entry from the first bad one on aside (nothing is

@@ -88,6 +88,11 @@ public final class Ledgers implements AutoCloseable {
     return store.crossCheck();
   }
 
+  /** {@link #crossCheck()} with heads an operator pins ({@code --expect-head}). */
+  public List<HeadCheckpoint.Finding> crossCheck(List<ExpectedHead> expected) {
+    return store.crossCheck(expected);
+  }
+
   @Override
   public void close() {
     store.close();

@@ -45,6 +45,13 @@ final class OpenLedgers {
     }
   }
 
+  /** The ledger at {@code path} if it is open in this JVM (no holder added), else null. */
+  static Ledger peek(Path path) {
+    synchronized (OPEN) {
+      return OPEN.get(path.toAbsolutePath().normalize());
+    }
+  }
+
   /** The last intact head of the ledger at {@code path} if it is open in this JVM, else null. */
   static LedgerHead publishedHead(Path path) {
     Ledger l;

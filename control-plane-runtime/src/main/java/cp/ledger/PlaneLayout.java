@@ -141,6 +141,24 @@ public final class PlaneLayout {
     return p == null ? null : p.getParent();
   }
 
+  /**
+   * The tier a ledger file belongs to by where it lives under a plane root ({@code <TIER>/ledger/...}),
+   * in lower case as the append-latency metric labels it; {@code other} for a file elsewhere.
+   */
+  static String tierLabel(Path path) {
+    for (Path p = path.getParent(); p != null && p.getParent() != null; p = p.getParent()) {
+      if (p.getFileName().toString().equals("ledger")) {
+        String tier = p.getParent().getFileName().toString();
+        for (Tier t : Tier.values()) {
+          if (t.name().equals(tier)) {
+            return t.wireName();
+          }
+        }
+      }
+    }
+    return "other";
+  }
+
   /** The path relative to the root, for messages. */
   public String relative(Path p) {
     Path abs = p.toAbsolutePath().normalize();

@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PostgresStore implements LedgerStore {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
-  /** Flyway migrations of the ledger schema (kept apart from any other schema in the database). */
-  static final String MIGRATIONS = "classpath:db/ledger";
   /**
    * Connections per pool (a process has two: durable and lazy commits): a worker runs a handful of activities at once and each append or read
    * holds one connection for one short transaction; more would only queue inside PostgreSQL.
@@ -70,9 +69,11 @@ public final class PostgresStore implements LedgerStore {
   public static PostgresStore open(LedgerDatabase database, LedgerSettings settings) {
     HikariDataSource pool = pool(database, "cp-ledger", null);
     try {
-      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table("ledger_schema_history")
-          .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-    } catch (RuntimeException e) {
+      LedgerSchema.prepare(pool, database.migration(), database.redactedUrl());
+    } catch (LedgerStoreUnavailableException e) {
+      pool.close();
+      throw e;
+    } catch (SQLException | RuntimeException e) {
       pool.close();
       throw new LedgerStoreUnavailableException("cannot create or migrate the ledger schema in " + database.redactedUrl() + ": "
           + rootMessage(e), e);
@@ -171,13 +172,10 @@ public final class PostgresStore implements LedgerStore {
     return out;
   }
 
-  /**
-   * Every stream's head is in {@code ledger_stream} beside its rows and {@code verify} compares
-   * them, so there are no heads kept in other streams to check.
-   */
+  /** The heads the streams record of each other, and those pinned, against the rows ({@link PostgresHeads}). */
   @Override
-  public List<HeadCheckpoint.Finding> crossCheck() {
-    return List.of();
+  public List<HeadCheckpoint.Finding> crossCheck(List<ExpectedHead> expected) {
+    return PostgresHeads.crossCheck(this, expected);
   }
 
   @Override
@@ -220,13 +218,54 @@ public final class PostgresStore implements LedgerStore {
     return new LedgerException(message, e);
   }
 
+  /**
+   * Whether the database answers now, within {@link LedgerProblem#PROBE_TIMEOUT}: empty when it
+   * does, else why not (without a password). While the database is known to be lost a fresh
+   * connection is tried outside the pool (whose wait for a connection is longer); otherwise a
+   * pooled connection is validated. Logs the loss and the return once each, like every other call.
+   */
+  Optional<String> unreachable() {
+    int seconds = (int) Math.max(1, LedgerProblem.PROBE_TIMEOUT.toSeconds());
+    try {
+      if (lost.get()) {
+        PGSimpleDataSource direct = new PGSimpleDataSource();
+        direct.setURL(database.url());
+        if (database.user() != null) {
+          direct.setUser(database.user());
+        }
+        if (database.password() != null) {
+          direct.setPassword(database.password());
+        }
+        direct.setConnectTimeout(seconds);
+        direct.setSocketTimeout(seconds);
+        direct.setLoginTimeout(seconds);
+        try (Connection c = direct.getConnection()) {
+          if (!c.isValid(seconds)) {
+            throw new SQLException("the connection does not answer", "08006");
+          }
+        }
+      } else {
+        try (Connection c = pool.getConnection()) {
+          if (!c.isValid(seconds)) {
+            throw new SQLException("the connection does not answer", "08006");
+          }
+        }
+      }
+      reachable();
+      return Optional.empty();
+    } catch (SQLException e) {
+      failed("reach the database", e);
+      return Optional.of(rootMessage(e));
+    }
+  }
+
   void reachable() {
     if (lost.compareAndSet(true, false)) {
       LOG.warn("the ledger database {} is reachable again", database.redactedUrl());
     }
   }
 
-  private static boolean isConnectionProblem(SQLException e) {
+  static boolean isConnectionProblem(SQLException e) {
     return RootCause.chain(e).anyMatch(t -> (t instanceof SQLException s && s.getSQLState() != null
         && (s.getSQLState().startsWith("08") || s.getSQLState().startsWith("57P")))
         || t instanceof java.sql.SQLTransientConnectionException || t instanceof java.net.ConnectException);

@@ -15,15 +15,11 @@ public final class TurnExchanges {
   public static WoCost cost(LedgerStream hot, String sessionId, String turnWorkflowId) {
     WoCost total = WoCost.ZERO;
     for (LedgerEntry e : hot.query(LedgerQuery.session(sessionId).withEventType(EventType.EXCHANGE.wire()))) {
-      if (turnWorkflowId.equals(e.metaText("workflow_id"))) {
-        total = total.plus(WoCost.llmCall(number(e, "input_tokens"), number(e, "output_tokens"),
-            e.meta("cost") == null ? 0.0 : e.meta("cost").asDouble()));
+      if (turnWorkflowId.equals(e.metaText(LedgerKeys.WORKFLOW_ID))) {
+        total = total.plus(WoCost.llmCall((long) e.metaNumber(LedgerKeys.INPUT_TOKENS),
+            (long) e.metaNumber(LedgerKeys.OUTPUT_TOKENS), e.metaNumber(LedgerKeys.COST)));
       }
     }
     return total;
-  }
-
-  private static long number(LedgerEntry e, String field) {
-    return e.meta(field) == null ? 0 : e.meta(field).asLong();
   }
 }

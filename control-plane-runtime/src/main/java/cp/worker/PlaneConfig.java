@@ -172,6 +172,12 @@ public record PlaneConfig(
         + extensions.tools().size() + " tools and " + extensions.definitions().size() + " definitions in code]";
   }
 
+  /** The same configuration with other ledger settings (a test gives the store its own hooks). */
+  public PlaneConfig withLedgers(LedgerSettings other) {
+    return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
+        tls, payloadKey, resourcesDir, env);
+  }
+
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */
   public boolean embedded() {
     return temporalAddress == null;

@@ -18,7 +18,13 @@ import cp.gateway.LlmProvider;
 import cp.gateway.OfflineProvider;
 import cp.gateway.OutputValidator;
 import cp.gateway.ProviderFactory;
+import cp.faults.FaultHook;
+import cp.faults.FaultPoints;
+import cp.ledger.AppendObserver;
+import cp.ledger.LedgerHooks;
+import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
+import cp.observability.Telemetry;
 import cp.ledger.PlaneLayout;
 import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
@@ -121,7 +127,7 @@ public final class PlaneRuntime implements AutoCloseable {
     }
     Ledgers ledgers;
     try {
-      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), config.ledgers());
+      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), withProcessHooks(config.ledgers()));
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
@@ -145,6 +151,37 @@ public final class PlaneRuntime implements AutoCloseable {
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
+  }
+
+  /**
+   * The ledger settings with this process's collaborators where the settings name none: appends
+   * reported to its telemetry's metrics, and its fault hook ({@code CP_FAULT_PAUSE}, test classpath
+   * only). The ledger store itself never reaches for either (issue 21).
+   */
+  static LedgerSettings withProcessHooks(LedgerSettings settings) {
+    LedgerHooks hooks = settings.hooks();
+    if (hooks.observer() == AppendObserver.NONE) {
+      hooks = hooks.withObserver((tier, store, nanos) -> Telemetry.current().metrics().ledgerAppend(tier, store, nanos));
+    }
+    if (hooks.faults() == FaultHook.NONE) {
+      hooks = hooks.withFaults(new FaultHook() {
+        @Override
+        public void at(String point) {
+          FaultPoints.at(point);
+        }
+
+        @Override
+        public boolean armed(String point) {
+          return FaultPoints.armed(point);
+        }
+
+        @Override
+        public void pause(String point) {
+          FaultPoints.pause(point);
+        }
+      });
+    }
+    return settings.withHooks(hooks);
   }
 
   /**

@@ -93,6 +93,6 @@ class HeadCheckpointTest {
     f = HeadCheckpoint.crossCheck(new PlaneLayout(root));
     assertTrue(f.get(0).message().startsWith("HO1/ledger/worker.jsonl is missing: its head recorded in HOT at LED-"),
         f.get(0).message());
-    assertEquals(Tier.HO1, f.get(0).file().tier());
+    assertEquals(Tier.HO1, f.get(0).stream().tier());
   }
 }

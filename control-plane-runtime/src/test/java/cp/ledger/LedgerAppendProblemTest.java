@@ -9,7 +9,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import cp.faults.WriteFaults;
 import cp.model.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,19 +26,21 @@ class LedgerAppendProblemTest {
   @TempDir Path home;
   private final ListAppender<ILoggingEvent> log = new ListAppender<>();
   private final Logger logger = (Logger) LoggerFactory.getLogger(Ledger.class);
+  private final WriteFaults writeFaults = new WriteFaults();
   private Ledger ledger;
 
   @BeforeEach
   void open() {
     log.start();
     logger.addAppender(log);
-    ledger = Ledger.open(new PlaneLayout(home).ledgerPath(Tier.HOT, null), LedgerOptions.of(Durability.FSYNC_EACH));
+    ledger = Ledger.open(new PlaneLayout(home).ledgerPath(Tier.HOT, null), LedgerOptions.of(Durability.FSYNC_EACH)
+        .withHooks(LedgerHooks.NONE.withWrites(writeFaults)));
   }
 
   @AfterEach
   void close() {
     logger.detachAppender(log);
-    WriteFaults.clear(ledger.path());
+    writeFaults.clear(ledger.path());
     ledger.close();
   }
 
@@ -76,14 +77,14 @@ class LedgerAppendProblemTest {
 
   @Test
   void aFullDisk_isAProblemUntilSpaceIsFreed_andTheFailedWriteSaysDiskFull() {
-    WriteFaults.fail(ledger.path(), WriteFaults.DISK_FULL);
+    writeFaults.fail(ledger.path(), WriteFaults.DISK_FULL);
     assertEquals(LedgerProblem.Kind.FULL, ledger.appendProblem().orElseThrow().kind());
     LedgerUnwritableException e = assertThrows(LedgerUnwritableException.class, () -> ledger.write(entry("a")));
     assertTrue(e.getMessage().contains("disk full (No space left on device)"), e.getMessage());
     assertTrue(e.problem().transientProblem());
     assertEquals(0, ledger.size(), "nothing half-written");
     assertEquals(1, errorLines());
-    WriteFaults.clear(ledger.path());
+    writeFaults.clear(ledger.path());
     assertEquals(Optional.empty(), ledger.appendProblem());
     ledger.write(entry("a"));
     assertTrue(ledger.verify().ok());
@@ -91,7 +92,7 @@ class LedgerAppendProblemTest {
 
   @Test
   void aFileThatRefusesWrites_isDenied_notTransient() {
-    WriteFaults.fail(ledger.path(), WriteFaults.NOT_PERMITTED);
+    writeFaults.fail(ledger.path(), WriteFaults.NOT_PERMITTED);
     LedgerProblem p = ledger.appendProblem().orElseThrow();
     assertEquals(LedgerProblem.Kind.DENIED, p.kind());
     assertEquals(LedgerProblem.UNWRITABLE, p.failureType());

@@ -252,6 +252,27 @@ class LedgerStoreBehaviourTest {
     assertEquals(VerifyResult.Kind.NEEDS_KEY, unkeyed.kind(), unkeyed.reason());
   }
 
+  /** A stream written before the key was set is adopted by its first append with the key, head included. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stores")
+  void streamWrittenWithoutTheKey_isAdoptedByTheFirstKeyedAppend_headMacIncluded(String kind) {
+    StoreFixture f = fixture(kind);
+    writeN(f.store().open(HOT), 3);
+    f.close();
+    ChainKey key = ChainKey.fromEnv(Map.of(ChainKey.VARIABLE, "cd".repeat(32))).orElseThrow();
+    LedgerStore keyed = f.openStore(LedgerSettings.all(Durability.FSYNC_EACH).withKey(key));
+    try {
+      LedgerStream l = keyed.open(HOT);
+      assertEquals(VerifyResult.Kind.UNKEYED, l.verify().kind(), l.verify().reason());
+      l.write(entry("AFTER_KEY", "S", null));
+      assertEquals(5, l.size(), "three unkeyed entries, LEDGER_KEYED and the new one");
+      assertTrue(l.verify().ok(), l.verify().reason());
+      assertTrue(keyed.verify(HOT).ok());
+    } finally {
+      keyed.close();
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("stores")
   void writeFromAnInterruptedThread_succeeds_andKeepsTheFlag(String kind) throws Exception {
@@ -275,6 +296,34 @@ class LedgerStoreBehaviourTest {
     assertEquals(null, failed.get(), "the interrupted writer's entries");
     assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
     assertEquals(2, l.size());
+  }
+
+  /**
+   * Issue 20 §1: a model reply with a NUL, a NUL in a session id, and NULs in a model's query filter.
+   * PostgreSQL's text cannot hold a NUL and its jsonb cannot read one even escaped: stored as U+FFFD in
+   * both stores (the chain hashes what is stored), readable with {@code body::jsonb}, and a filter with
+   * a NUL matches what it became instead of failing in the database.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stores")
+  void nulInARepliesTextAndInAFilter_isStoredAsReplacement_readable_andNeverADatabaseError(String kind) {
+    StoreFixture f = fixture(kind);
+    LedgerStream l = f.store().open(HOT);
+    String id = l.write(LedgerEntry.builder("EXCHANGE").reason("reply\u0000").idempotencyKey("k\u0000")
+        .metadata(Json.object().put("session_id", "SES-\u0000").put("response", "a\u0000b\ud800c")).build());
+    LedgerEntry back = l.byId(id).orElseThrow();
+    assertEquals("a\ufffdb\ufffdc", back.metaText("response"));
+    assertEquals("SES-\ufffd", back.sessionId());
+    assertTrue(f.reopen().open(HOT).verify().ok());
+    LedgerStream again = f.store().open(HOT);
+    assertEquals(List.of(id), again.query(LedgerQuery.session("SES-\u0000")).stream().map(LedgerEntry::entryId)
+        .toList(), "the filter is cleaned as the entry was");
+    assertEquals(id, again.idForKey("k\u0000").orElseThrow());
+    assertTrue(again.byId("LED-\u0000").isEmpty());
+    assertTrue(again.query(new LedgerQuery("EX\u0000", null, "WO-\u0000", 3)).isEmpty());
+    if (f instanceof StoreFixture.Postgres pg) {
+      TestPostgres.sql(pg.database(), "SELECT (body::jsonb) -> 'metadata' ->> 'response' FROM ledger_entry");
+    }
   }
 
   private StoreFixture f(String kind) {

@@ -36,13 +36,19 @@ class PostgresLedgerTest {
     String startAt = String.valueOf(System.currentTimeMillis() + 6_000);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<Process> procs = new ArrayList<>();
+    List<Path> logs = new ArrayList<>();
     for (String writer : List.of("jvm-a", "jvm-b")) {
+      Path log = dir.resolve(writer + ".log");
+      logs.add(log);
       procs.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), PostgresAppender.class.getName(),
-          db.url(), db.user(), String.valueOf(each), writer, startAt).inheritIO().start());
+          db.url(), db.user(), String.valueOf(each), writer, startAt).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start());
     }
-    for (Process p : procs) {
+    for (int i = 0; i < procs.size(); i++) {
+      Process p = procs.get(i);
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "appender finished");
-      assertEquals(0, p.exitValue(), "appender exit code");
+      Path log = logs.get(i);
+      assertEquals(0, p.exitValue(), () -> "appender exit code; its last lines:\n" + tail(log));
     }
     try (PostgresStore store = PostgresStore.open(db, LedgerSettings.all(Durability.FSYNC_EACH).withDatabase(db))) {
       LedgerStream l = store.open(HOT);
@@ -83,11 +89,23 @@ class PostgresLedgerTest {
       assertTrue(LedgerProblem.of(lost).isEmpty(), "a lost database is not an unwritable ledger: Temporal retries it");
       assertTrue(lost.getMessage().contains("jdbc:postgresql://localhost:" + port), lost.getMessage());
       assertThrows(LedgerException.class, hot::appendProblem, "the gateway pays for nothing it cannot record");
+      // The cheap probe the gateway calls before it pays: a problem, not an exception, within its timeout.
+      for (int probe = 0; probe < 2; probe++) {
+        long t0 = System.nanoTime();
+        LedgerProblem down = hot.writable().orElseThrow();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(LedgerProblem.Kind.UNREACHABLE, down.kind(), down.message());
+        assertTrue(down.transientProblem(), "retried once the database is back");
+        assertTrue(ms < LedgerProblem.PROBE_TIMEOUT.toMillis() + 1_000, "answered in " + ms + " ms");
+        assertTrue(down.message().startsWith("HOT ledger HOT/ledger/postgresql cannot be written: the ledger database"
+            + " does not answer"), down.message());
+      }
 
       pg = start(data, port);
       String id = retried(() -> hot.write(entry(3)));
       assertEquals(id, hot.write(entry(3)), "the retry after the restart wrote it once");
       hot.write(entry(4));
+      assertEquals(java.util.Optional.empty(), hot.writable(), "writable again once the database is back");
       assertEquals(5, hot.size(), "nothing lost, nothing twice");
       assertTrue(hot.verify().ok(), hot.verify().reason());
     } finally {
@@ -123,6 +141,17 @@ class PostgresLedgerTest {
     }
     String last = TestPostgres.explain(db, "SELECT body FROM ledger_entry WHERE stream = 'hot' ORDER BY seq DESC LIMIT 5");
     assertTrue(last.contains("Index") && !last.contains("Seq Scan"), last);
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = java.nio.file.Files.readAllLines(log);
+      return String.join("\n", lines.stream().filter(l -> !l.contains(" DEBUG ")).toList()
+          .subList(Math.max(0, lines.stream().filter(l -> !l.contains(" DEBUG ")).toList().size() - 40),
+              lines.stream().filter(l -> !l.contains(" DEBUG ")).toList().size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
   }
 
   /** What Temporal's retries do for an activity: try again a few times, a little later each time. */

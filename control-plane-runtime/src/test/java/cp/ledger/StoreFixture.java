@@ -159,32 +159,26 @@ abstract class StoreFixture implements AutoCloseable {
     @Override
     void editReason(StreamId id, long n, String reason) {
       // What an UPDATE of the row does: the body (and its columns) change, the hash is left as it was.
-      TestPostgres.sql(db, "UPDATE ledger_entry SET body = jsonb_set(body::jsonb, '{reason}', to_jsonb("
+      TestPostgres.tamper(db, "UPDATE ledger_entry SET body = jsonb_set(body::jsonb, '{reason}', to_jsonb("
           + q(reason) + "::text))::text WHERE stream = " + q(id.label()) + " AND seq = " + n);
     }
 
     @Override
     void deleteEntry(StreamId id, long n) {
-      TestPostgres.sql(db, "DELETE FROM ledger_entry WHERE stream = " + q(id.label()) + " AND seq = " + n);
+      TestPostgres.tamper(db, "DELETE FROM ledger_entry WHERE stream = " + q(id.label()) + " AND seq = " + n);
     }
 
     @Override
     void deleteTail(StreamId id, int k) {
-      TestPostgres.sql(db, "DELETE FROM ledger_entry WHERE stream = " + q(id.label()) + " AND seq > (SELECT max(seq) - "
+      TestPostgres.tamper(db, "DELETE FROM ledger_entry WHERE stream = " + q(id.label()) + " AND seq > (SELECT max(seq) - "
           + k + " FROM ledger_entry WHERE stream = " + q(id.label()) + ")");
     }
 
     @Override
     void insertAfter(StreamId id, long n, ObjectNode forged) {
-      LedgerEntry e = LedgerEntry.fromJson(forged);
-      String s = q(id.label());
-      TestPostgres.sql(db,
-          "UPDATE ledger_entry SET seq = seq + 1000000 WHERE stream = " + s + " AND seq > " + n,
-          "UPDATE ledger_entry SET seq = seq - 999999 WHERE stream = " + s + " AND seq > 1000000",
-          "INSERT INTO ledger_entry (stream, seq, entry_id, ts, event_type, session_id, work_order_id, idempotency_key,"
-              + " prev_hash, hash, body) VALUES (" + s + ", " + (n + 1) + ", " + q(e.entryId()) + ", "
-              + q(e.timestamp()) + ", " + q(e.eventType()) + ", " + q(e.sessionId()) + ", NULL, NULL, "
-              + q(e.prevHash()) + ", " + q(e.hash()) + ", " + q(Json.write(forged)) + ")");
+      PostgresTamper t = new PostgresTamper(db);
+      t.renumberAfter(id, n, 1);
+      t.insertRow(id, n + 1, forged);
     }
   }
 }

@@ -94,6 +94,17 @@ public final class TestPostgres {
     }
   }
 
+  /**
+   * Runs SQL the way a superuser tampering with the tables could: with the append-only triggers
+   * bypassed ({@code session_replication_role = replica}); a plain role's UPDATE or DELETE is refused.
+   */
+  public static void tamper(LedgerDatabase db, String... statements) {
+    String[] all = new String[statements.length + 1];
+    all[0] = "SET session_replication_role = replica";
+    System.arraycopy(statements, 0, all, 1, statements.length);
+    sql(db, all);
+  }
+
   /** The plan PostgreSQL picks for {@code query} on the test's database, one line per node. */
   public static String explain(LedgerDatabase db, String query) {
     StringBuilder plan = new StringBuilder();

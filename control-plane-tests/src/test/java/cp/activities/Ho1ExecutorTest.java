@@ -427,7 +427,7 @@ class Ho1ExecutorTest {
     assertEquals(WorkOrders.AGENT, sent.agentClass());
     assertEquals(12_345L, sent.tokenBudgetRemaining());
     LedgerEntry exchange = h.successfulExchanges().get(0);
-    assertEquals(wo.woId(), exchange.metaText("work_order_id"));
+    assertEquals(wo.woId(), exchange.workOrderId());
     assertEquals(WorkOrders.SESSION, exchange.metaText("session_id"));
   }
 

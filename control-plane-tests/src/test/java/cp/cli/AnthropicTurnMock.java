@@ -34,6 +34,8 @@ final class AnthropicTurnMock extends Dispatcher {
   static final long HOLD_SECONDS = CpctlProcesses.STEP_TIMEOUT.toSeconds();
 
   final CountDownLatch round2Held = new CountDownLatch(1);
+  /** Tokens every reply reports ({@code usage}: 120 in, 30 out), what each request is billed. */
+  static final long TOKENS_PER_REPLY = 150;
   final List<String> problems = Collections.synchronizedList(new ArrayList<>());
   private final CountDownLatch released = new CountDownLatch(1);
   private final AtomicBoolean holding;

@@ -155,7 +155,7 @@ class MultiProcessCrashIT {
     assertEquals(AnthropicTurnMock.ONE_TURN, model.counts(), "no LLM round is asked again");
     assertEquals(1, c.worker1.countLines(TOOL_RUN), "the tool ran on worker 1 and its TOOL_CALL reached the disk");
     assertEquals(0, c.worker2.countLines(TOOL_RUN), "the retried activity found the TOOL_CALL and did not run the tool");
-    JsonNode toolCall = ofType(c.ledger(LedgerLines.HO1), "TOOL_CALL").get(0);
+    JsonNode toolCall = whole(c.ledger(LedgerLines.HO1), "TOOL_CALL").get(0);
     assertEquals(toolCall.path("entry_id").asText(), c.result.path("tool_calls").path(0).path("entry_id").asText(),
         "the turn reports the TOOL_CALL worker 1 wrote");
   }
@@ -170,7 +170,7 @@ class MultiProcessCrashIT {
     assertTurnSucceeded(c);
     assertEquals(AnthropicTurnMock.ONE_TURN, model.counts(),
         "classify was answered before the torn write: the retry replays its EXCHANGE instead of asking again");
-    List<JsonNode> llmCalls = ofType(c.ledger(LedgerLines.HO1), "LLM_CALL");
+    List<JsonNode> llmCalls = whole(c.ledger(LedgerLines.HO1), "LLM_CALL");
     assertTrue(llmCalls.get(0).path("metadata").path("replayed").asBoolean(),
         "classify's LLM_CALL was rewritten from the recorded EXCHANGE: " + llmCalls.get(0));
     List<Path> torn;
@@ -182,6 +182,53 @@ class MultiProcessCrashIT {
     assertTrue(tornText.contains("\"LLM_CALL\"") && !tornText.endsWith("\n"), "the kept bytes are the half line: "
         + tornText);
     assertEquals(1, c.worker2.countLines(TOOL_RUN), "the tool ran once, on worker 2");
+    assertEquals(1, torn(c.ledger(LedgerLines.HO1), "LLM_CALL").size(), "what the torn line held is recorded");
+  }
+
+  /** Issue 20 §1: killed with half an EXCHANGE on disk, the answered call is asked again, and both are on record. */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void workerKilledMidWriteOfAnExchange_theRepeatedCallIsPaidOnce_moreAndBothAreRecordedAndCounted() throws Exception {
+    Crash c = new Crash("exchange-torn", FaultPoints.of(FaultPoints.LEDGER_TORN, "EXCHANGE"),
+        AnthropicTurnMock.answering()).run();
+
+    assertTurnSucceeded(c);
+    assertEquals(Map.of("classify/round-1", 2, "synthesize/round-1", 1, "synthesize/round-2", 1), model.counts(),
+        "classify's answer was lost with its line: asked again, once");
+    long billed = model.counts().values().stream().mapToLong(n -> n * AnthropicTurnMock.TOKENS_PER_REPLY).sum();
+    List<JsonNode> exchanges = ofType(c.ledger(LedgerLines.HOT), "EXCHANGE");
+    assertEquals(4, exchanges.size(), "three answers used and the torn one recorded");
+    assertEquals(1, torn(c.ledger(LedgerLines.HOT), "EXCHANGE").size());
+    long recorded = exchanges.stream().mapToLong(e -> e.path("metadata").path("input_tokens").asLong()
+        + e.path("metadata").path("output_tokens").asLong()).sum();
+    assertEquals(billed, recorded, "every billed token is on record");
+    assertEquals(billed, c.result.path("cost_summary").path("total_tokens").asLong(),
+        "the turn (and so the session) counts what was billed: " + c.result.path("cost_summary"));
+  }
+
+  /** Issue 20 §1: killed with half a TOOL_CALL on disk, the tool runs again, and the first run is on record. */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void workerKilledMidWriteOfAToolCall_theSecondRunOfTheToolIsVisible() throws Exception {
+    Crash c = new Crash("tool-call-torn", FaultPoints.of(FaultPoints.LEDGER_TORN, "TOOL_CALL"),
+        AnthropicTurnMock.answering()).run();
+
+    assertTurnSucceeded(c);
+    assertEquals(AnthropicTurnMock.ONE_TURN, model.counts(), "no LLM round is asked again");
+    assertEquals(2, c.toolRuns(), "the tool's record was lost with its line: it ran again");
+    List<JsonNode> tornCalls = torn(c.ledger(LedgerLines.HO1), "TOOL_CALL");
+    assertEquals(1, tornCalls.size(), "the first run is on record");
+    assertEquals("list_packages", tornCalls.get(0).path("metadata").path("tool_id").asText(), tornCalls.get(0)::toString);
+  }
+
+  /** Entries of {@code type} recovered from a torn write. */
+  private static List<JsonNode> torn(List<JsonNode> entries, String type) {
+    return ofType(entries, type).stream().filter(e -> "TORN".equals(e.path("decision").asText())).toList();
+  }
+
+  /** Entries of {@code type} written whole (not recovered from a torn write). */
+  private static List<JsonNode> whole(List<JsonNode> entries, String type) {
+    return ofType(entries, type).stream().filter(e -> !"TORN".equals(e.path("decision").asText())).toList();
   }
 
   @Test
@@ -315,8 +362,8 @@ class MultiProcessCrashIT {
     }
     assertEquals(1, ofType(hot, "SESSION_START").size(), "SESSION_START entries");
     assertEquals(0, ofType(hot, "DEGRADATION").size(), "the turn must not degrade");
-    assertEquals(1, ofType(ho1, "TOOL_CALL").size(), "TOOL_CALL entries");
-    assertEquals(3, ofType(ho1, "LLM_CALL").size(), "LLM_CALL entries");
+    assertEquals(1, whole(ho1, "TOOL_CALL").size(), "TOOL_CALL entries");
+    assertEquals(3, whole(ho1, "LLM_CALL").size(), "LLM_CALL entries");
     assertEquals(2, ofType(ho1, "WO_EXECUTING").size(), "WO_EXECUTING entries");
     assertEquals(2, ofType(ho1, "WO_COMPLETED").size(), "WO_COMPLETED entries");
     assertEquals(0, ofType(ho1, "WO_FAILED").size(), "WO_FAILED entries");

@@ -160,7 +160,7 @@ class AgentFactoryEndToEndTest {
         LedgerEntry synth = rt.ledgers().hot().bySession(sid).stream()
             .filter(e -> e.eventType().equals("EXCHANGE"))
             .filter(e -> ContractIds.SYNTHESIZE.equals(e.metaText("contract_id")))
-            .filter(e -> WorkOrderIds.turnOf(e.metaText("work_order_id")) == 2)
+            .filter(e -> WorkOrderIds.turnOf(e.workOrderId()) == 2)
             .findFirst().orElseThrow();
         String prompt = synth.meta("prompt").at("/messages/0/content/0/text").asText();
         assertTrue(prompt.contains("[turn 1] User: hello, my name is Ada"),

@@ -12,12 +12,12 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import cp.client.ClientException;
-import cp.faults.WriteFaults;
 import cp.gateway.ForwardingProvider;
 import cp.gateway.OfflineProvider;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
 import cp.ledger.LedgerEntry;
+import cp.ledger.WriteFaults;
 import cp.model.PromptRequest;
 import cp.model.SessionSummary;
 import cp.model.TurnOutcome;
@@ -71,6 +71,8 @@ class UnwritableLedgerEndToEndTest {
   static final String HOT_NAME = "HOT ledger HOT/ledger/governance.jsonl cannot be written";
 
   @TempDir Path home;
+  /** The ledgers' write check: makes the HOT file fail as a full disk or an immutable file would. */
+  private final WriteFaults writeFaults = new WriteFaults();
   private final Counting provider = new Counting();
   private final ListAppender<ILoggingEvent> log = new ListAppender<>();
   private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
@@ -102,7 +104,7 @@ class UnwritableLedgerEndToEndTest {
   void stop() {
     root.detachAppender(log);
     if (hot != null) {
-      WriteFaults.clear(hot);
+      writeFaults.clear(hot);
       chattr("-i", hot);
     }
     if (plane != null) {
@@ -113,7 +115,8 @@ class UnwritableLedgerEndToEndTest {
   private String startPlaneAndSession(Map<String, String> extra) throws InterruptedException {
     Map<String, String> env = new HashMap<>(PRODUCTION_RETRIES);
     env.putAll(extra);
-    plane = PlaneFixture.start(PlaneFixture.env(home, env), provider, PlaneRuntime::builtinTools);
+    plane = PlaneFixture.start(PlaneFixture.env(home, env), provider, PlaneRuntime::builtinTools,
+        cp.ledger.LedgerHooks.NONE.withWrites(writeFaults));
     hot = home.resolve("HOT/ledger/governance.jsonl");
     String sid = plane.client.startSession("ADMIN");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -241,7 +244,7 @@ class UnwritableLedgerEndToEndTest {
   @Test
   void aFullDisk_noCall_saysDiskFull_endWaitsForSpace_andBothWorkOnceSpaceIsFreed() throws Exception {
     String sid = startPlaneAndSession(Map.of());
-    WriteFaults.fail(hot, WriteFaults.DISK_FULL);
+    writeFaults.fail(hot, WriteFaults.DISK_FULL);
 
     // A full disk is transient: the LLM round is retried with the production backoff (1+2+4+8 s),
     // then the degraded call once more (1 s); nothing else waits (before: the DEGRADATION write's
@@ -268,7 +271,7 @@ class UnwritableLedgerEndToEndTest {
     assertOneHonestLine(refused.getMessage(), HOT_NAME, "disk full");
     assertTrue(plane.client.isRunning(sid));
 
-    WriteFaults.clear(hot);
+    writeFaults.clear(hot);
     SessionSummary s = within(PROMPT, "end once space is free", () -> plane.client.end(sid));
     assertNull(s.endNotRecorded());
     assertEquals(1, hotEntries(sid, "SESSION_END").size(), "the second end wrote SESSION_END");
@@ -283,7 +286,7 @@ class UnwritableLedgerEndToEndTest {
    * Makes the open HOT ledger refuse writes: {@code chattr +i} (real EPERM from the kernel, even
    * for root) where the process may; otherwise the ledger's write-fault hook with the same error.
    */
-  private static String makeImmutable(Path file) throws Exception {
+  private String makeImmutable(Path file) throws Exception {
     if (chattr("+i", file)) {
       try {
         Files.write(file, new byte[0], StandardOpenOption.APPEND);
@@ -292,7 +295,7 @@ class UnwritableLedgerEndToEndTest {
         return "chattr +i";
       }
     }
-    WriteFaults.fail(file, WriteFaults.NOT_PERMITTED);
+    writeFaults.fail(file, WriteFaults.NOT_PERMITTED);
     return "the write-fault hook (chattr +i is not available to this process)";
   }
 

@@ -70,6 +70,8 @@ final class GatewayHarness {
   };
 
   final Ledger ledger;
+  /** Makes the ledger's writes fail as a full disk or an immutable file would (test code). */
+  final cp.ledger.WriteFaults writeFaults = new cp.ledger.WriteFaults();
   final ManualClock clock = new ManualClock(Instant.parse("2026-02-11T09:00:00Z"));
   private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
   final ScriptedProvider provider = new ScriptedProvider(PROVIDER).duringEachCall(() -> clock.advance(CALL_TIME));
@@ -77,7 +79,13 @@ final class GatewayHarness {
   final ExchangeSpool spool;
 
   GatewayHarness(Path dir) {
-    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
+    this(dir, cp.faults.FaultHook.NONE);
+  }
+
+  /** A harness whose ledger passes its fault points to {@code faults} (a test's kill point). */
+  GatewayHarness(Path dir, cp.faults.FaultHook faults) {
+    ledger = Ledger.open(dir.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE)
+        .withHooks(cp.ledger.LedgerHooks.NONE.withWrites(writeFaults).withFaults(faults)));
     spool = ExchangeSpool.in(dir.resolve("HOT/ledger"), clock);
     gateway = gatewayWith(provider);
   }

@@ -128,9 +128,9 @@ class GatewayLedgerOutageTest {
     }
 
     @Override
-    public String write(LedgerEntry entry) {
+    public Appended append(LedgerEntry entry) {
       reach();
-      return real.write(entry);
+      return real.append(entry);
     }
 
     @Override

@@ -120,7 +120,7 @@ class GatewayTest {
     ObjectNode m = h.onlyExchange();
     assertEquals(AGENT, m.get("agent_id").asText());
     assertEquals(SESSION, m.get("session_id").asText());
-    assertEquals(WORK_ORDER, m.get("work_order_id").asText());
+    assertEquals(WORK_ORDER, m.get(cp.ledger.LedgerKeys.WO_ID).asText());
     assertEquals("ho1", m.get("tier").asText());
     assertEquals(CONTRACT, m.get("contract_id").asText());
     assertEquals("FMWK-000", m.get("framework_id").asText());

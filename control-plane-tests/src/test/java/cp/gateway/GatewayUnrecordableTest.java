@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.faults.WriteFaults;
+import cp.ledger.WriteFaults;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -33,7 +33,7 @@ class GatewayUnrecordableTest {
 
   @AfterEach
   void stop() {
-    WriteFaults.clear(h.ledger.path());
+    h.writeFaults.clear(h.ledger.path());
     h.ledger.close();
   }
 
@@ -61,7 +61,7 @@ class GatewayUnrecordableTest {
 
   @Test
   void aFullDisk_isRefusedBeforeTheProvider_retryable_sayingDiskFull() {
-    WriteFaults.fail(h.ledger.path(), WriteFaults.DISK_FULL);
+    h.writeFaults.fail(h.ledger.path(), WriteFaults.DISK_FULL);
 
     GatewayException e = h.routeFailing(request());
 
@@ -71,7 +71,7 @@ class GatewayUnrecordableTest {
     assertTrue(e.getMessage().contains("HOT ledger HOT/ledger/governance.jsonl cannot be written: disk full"),
         e.getMessage());
 
-    WriteFaults.clear(h.ledger.path());
+    h.writeFaults.clear(h.ledger.path());
     h.provider.answers(reply("space again"));
     assertEquals("space again", h.route(request()).text());
   }
@@ -79,7 +79,7 @@ class GatewayUnrecordableTest {
   @Test
   void aFileThatRefusesWritesAfterTheCheck_failsAsUnwritable_notAsAProviderBug() {
     // The check passed, the provider answered, then the EXCHANGE write was refused (a race).
-    h.provider.answers(reply("paid for")).duringEachCall(() -> WriteFaults.fail(h.ledger.path(),
+    h.provider.answers(reply("paid for")).duringEachCall(() -> h.writeFaults.fail(h.ledger.path(),
         WriteFaults.NOT_PERMITTED));
 
     GatewayException e = h.routeFailing(request());

@@ -70,6 +70,14 @@ public final class PlaneFixture implements AutoCloseable {
     return start(config, PlaneRuntime.open(config, provider, tools, Clock.systemUTC()));
   }
 
+  /** A plane with an explicit provider whose ledgers get {@code hooks} (e.g. a test's write faults). */
+  public static PlaneFixture start(Map<String, String> env, LlmProvider provider,
+      Function<PlaneRuntime.Deps, ToolExecutor> tools, cp.ledger.LedgerHooks hooks) {
+    PlaneConfig config = PlaneConfig.fromEnv(env);
+    config = config.withLedgers(config.ledgers().withHooks(hooks));
+    return start(config, PlaneRuntime.open(config, provider, tools, Clock.systemUTC()));
+  }
+
   private static PlaneFixture start(PlaneConfig config, PlaneRuntime runtime) {
     TemporalConnection conn = TemporalConnection.open(config);
     conn.ensureSearchAttributes();

@@ -153,7 +153,7 @@ public final class ToolResultSummarizer {
       sb.append(at, 0, 10).append(' ').append(at, 11, TIMESTAMP_TO_SECONDS).append(' ');
     }
     sb.append(e.path("event_type").asText());
-    Matcher wo = WORK_ORDER.matcher(m.path("work_order_id").asText(m.path("wo_id").asText("")));
+    Matcher wo = WORK_ORDER.matcher(java.util.Objects.requireNonNullElse(cp.ledger.LedgerKeys.workOrderId(m), ""));
     if (wo.matches()) {
       sb.append(" turn ").append(Integer.parseInt(wo.group(1)));
     }

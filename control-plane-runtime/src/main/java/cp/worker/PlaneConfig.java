@@ -175,7 +175,7 @@ public record PlaneConfig(
   /** The same configuration with other ledger settings (a test gives the store its own hooks). */
   public PlaneConfig withLedgers(LedgerSettings other) {
     return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
-        tls, payloadKey, resourcesDir, env);
+        tls, payloadKey, resourcesDir, env, extensions);
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */

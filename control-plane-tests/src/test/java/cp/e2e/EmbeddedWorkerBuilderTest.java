@@ -73,6 +73,58 @@ class EmbeddedWorkerBuilderTest {
   }
 
   @Test
+  void aJavaToolThatHangs_endsAsToolTimeout_andOneThatThrows_asToolFailureWithItsFirstLine_theTurnGoesOn() {
+    ScriptedModel model = new ScriptedModel();
+    model.synthesize(callsTool("get_weather", "{\"city\":\"Faro\"}"), callsTool("get_tides", "{\"city\":\"Faro\"}"),
+        answers("Neither tool answered."));
+    ToolBinding hangs = ToolBinding.of("get_weather", "Current weather for a city.", CityArgs.class, (a, ctx) -> {
+      Thread.sleep(60_000);
+      return ToolCallResult.text("too late");
+    });
+    ToolBinding throwsOne = ToolBinding.of("get_tides", "Tides of a city.", CityArgs.class, (a, ctx) -> {
+      throw new IllegalStateException("tide service refused\n\tat acme.Tides.call(Tides.java:42)");
+    });
+
+    try (ControlPlaneWorker worker = ControlPlaneWorker.builder()
+        .environment(PlaneFixture.env(tmp.resolve("home"), Map.of()))
+        .embeddedTemporal().provider(model).tool(hangs).tool(throwsOne)
+        .agent("weather.yaml", WEATHER.replace("[get_weather]", "[get_weather, get_tides]")
+            + "tool_timeout_seconds: {get_weather: 1}\n")
+        .build().start()) {
+      ControlPlaneClient client = ControlPlaneClient.newBuilder(worker.connection().client()).build();
+      String sid = client.startSession("WEATHER");
+      long start = System.nanoTime();
+
+      assertEquals("success", client.turn(sid, "weather and tides in Faro?").outcome());
+
+      List<LedgerEntry> calls = worker.runtime().ledgers().ho1().bySession(sid).stream()
+          .filter(e -> "TOOL_CALL".equals(e.eventType())).toList();
+      assertEquals("tool_timeout", calls.get(0).metaText("error_code"), calls.get(0).metaText("result"));
+      assertTrue(calls.get(0).metaText("result").contains("1000 ms"), calls.get(0).metaText("result"));
+      assertEquals("tool_failure", calls.get(1).metaText("error_code"));
+      assertEquals("get_tides failed: IllegalStateException: tide service refused", calls.get(1).metaText("result"),
+          "the message's first line, no stack");
+      assertTrue(java.time.Duration.ofNanos(System.nanoTime() - start).toSeconds() < 30, "the hang was abandoned");
+    }
+  }
+
+  @Test
+  void aToolTimeoutNotShorterThanTheToolActivitys_stopsTheBuild_namingTheVariable() {
+    ToolBinding weather = ToolBinding.of("get_weather", "Current weather for a city.", CityArgs.class,
+        (a, ctx) -> ToolCallResult.text("sunny"));
+    var builder = ControlPlaneWorker.builder()
+        .environment(PlaneFixture.env(tmp.resolve("home"), Map.of("CP_TOOL_TIMEOUT_MS", "20000")))
+        .embeddedTemporal().tool(weather)
+        .agent("weather.yaml", WEATHER + "tool_timeout_seconds: {get_weather: 20}\n");
+
+    cp.worker.ConfigException e = assertThrows(cp.worker.ConfigException.class, builder::build);
+
+    assertEquals("CP_TOOL_TIMEOUT_MS", e.variable());
+    assertTrue(e.getMessage().startsWith("WEATHER's tool get_weather has timeout_seconds 20, not shorter than the tool"
+        + " activity's 20000 ms"), e.getMessage());
+  }
+
+  @Test
   void aBadDefinitionRegisteredInCode_stopsTheBuild_namingItAndTheKey() {
     var builder = ControlPlaneWorker.builder()
         .environment(PlaneFixture.env(tmp.resolve("home"), Map.of()))

@@ -126,6 +126,20 @@ class ArchitectureTest {
     assertTrue(!classes.contain("cp.activities.DirectCalls"), "cp.activities.DirectCalls is back");
   }
 
+  /**
+   * Issue 21: the process's telemetry and fault hook are passed in as collaborators, the ledger
+   * stores included (through their options' {@code LedgerHooks}); no process-wide facade is left.
+   */
+  @Test
+  void noStaticTelemetryOrFaultFacade() {
+    assertTrue(java.util.Arrays.stream(cp.observability.Telemetry.class.getDeclaredMethods())
+        .noneMatch(m -> m.getName().equals("current") || m.getName().equals("installForLedger")),
+        "Telemetry.current()/installForLedger are back");
+    assertTrue(java.util.Arrays.stream(cp.faults.FaultPoints.class.getDeclaredMethods())
+        .noneMatch(m -> java.util.Set.of("at", "armed", "pause", "install", "configure").contains(m.getName())),
+        "a static FaultPoints facade is back");
+  }
+
   @Test
   void activitiesDoNotImportWorkflows() {
     noClasses().that().resideInAPackage("cp.activities..")

@@ -30,11 +30,16 @@ final class OrchestratedPlane implements AutoCloseable {
   }
 
   static OrchestratedPlane open(Map<String, String> env) {
+    return open(env, cp.observability.Telemetry.NOOP);
+  }
+
+  /** A plane reporting to {@code telemetry} (its runtime, its connection and worker). */
+  static OrchestratedPlane open(Map<String, String> env, cp.observability.Telemetry telemetry) {
     PlaneConfig config = PlaneConfig.fromEnv(env);
-    PlaneRuntime runtime = PlaneRuntime.open(config);
+    PlaneRuntime runtime = PlaneRuntime.open(config, cp.worker.ProcessServices.of(telemetry));
     TemporalConnection connection = null;
     try {
-      connection = TemporalConnection.open(config);
+      connection = TemporalConnection.open(config, telemetry);
       connection.ensureSearchAttributes();
       PlaneWorker worker = PlaneWorker.startSoleWorker(connection, runtime, "bench");
       return new OrchestratedPlane(config, runtime, connection, worker);

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * is opened with the telemetry a production worker would have: the OpenTelemetry SDK from
  * {@code OTEL_*} variables, exporting OTLP over HTTP (batched, as autoconfigured) to a local sink
  * that answers like a collector, and a Prometheus registry scraped once a round; the "off" plane
- * is P1's own. Rounds interleave, and the process's telemetry is switched with each side.
+ * is P1's own. Rounds interleave; the traced plane is given its telemetry, and the ledger's (which the
+ * stores still read process-wide) is switched with each side.
  */
 final class TelemetryCostBench {
   /** Tracing and metrics may cost at most 2 % of a turn (issue 14). */
@@ -51,17 +52,11 @@ final class TelemetryCostBench {
     env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
     env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort());
     env.put("OTEL_SERVICE_NAME", "cp-bench");
-    Telemetry on = Telemetry.install(Telemetry.fromEnv(env, registry));
-    OrchestratedPlane traced;
-    try {
-      traced = OrchestratedPlane.open(env);
-    } finally {
-      Telemetry.install(Telemetry.NOOP);
-    }
+    Telemetry on = Telemetry.fromEnv(env, registry);
+    OrchestratedPlane traced = OrchestratedPlane.open(env, on);
     AtomicLong scraped = new AtomicLong();
     try (traced) {
-      Telemetry.install(on);
-      try {
+      {
         for (int done = 0; done < o.warmupTurns(); done += TurnLatencyBench.WARMUP_SESSION_TURNS) {
           String sid = traced.client.startSession(TurnLatencyBench.AGENT);
           for (int t = 1; t <= Math.min(TurnLatencyBench.WARMUP_SESSION_TURNS, o.warmupTurns() - done); t++) {
@@ -69,19 +64,12 @@ final class TelemetryCostBench {
           }
           traced.client.end(sid);
         }
-      } finally {
-        Telemetry.install(Telemetry.NOOP);
       }
       ProcessCpu cpu = new ProcessCpu(2);
       Interleaved.Result r = Interleaved.run(o.rounds(), round -> cpu.measure(0, o.turnsPerRound(), () -> {
-        Telemetry.install(on);
-        try {
-          List<Double> ms = rounds(traced);
-          scraped.addAndGet(registry.scrape().length());
-          return ms;
-        } finally {
-          Telemetry.install(Telemetry.NOOP);
-        }
+        List<Double> ms = rounds(traced);
+        scraped.addAndGet(registry.scrape().length());
+        return ms;
       }), round -> cpu.measure(1, o.turnsPerRound(), () -> rounds(off)));
       double p50 = r.medianRatio();
       String detail = String.format(Locale.ROOT, "L=%d ms, %d rounds x %d turns a side; on p50 %.1f ms / p99 %.1f ms,"

@@ -6,6 +6,7 @@ import cp.observability.Telemetry;
 import cp.worker.PlaneConfig;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
+import cp.worker.ProcessServices;
 import cp.worker.TemporalConnection;
 
 /**
@@ -40,7 +41,8 @@ final class CliPlane implements AutoCloseable {
    * The catalog is the runtime's when there is one, else loaded here (either way before connecting).
    */
   static CliPlane open(PlaneConfig config, java.util.Map<String, String> env) {
-    Telemetry telemetry = Telemetry.install(Telemetry.fromEnv(env, null));
+    // Passed to what reports, the ledger stores included (issue 21: no process-wide telemetry).
+    Telemetry telemetry = Telemetry.fromEnv(env, null);
     try {
       return open(config, telemetry);
     } catch (RuntimeException e) {
@@ -50,11 +52,11 @@ final class CliPlane implements AutoCloseable {
   }
 
   private static CliPlane open(PlaneConfig config, Telemetry telemetry) {
-    PlaneRuntime runtime = config.embedded() ? PlaneRuntime.open(config) : null;
+    PlaneRuntime runtime = config.embedded() ? PlaneRuntime.open(config, ProcessServices.of(telemetry)) : null;
     Catalog catalog = runtime != null ? runtime.catalog() : config.loadCatalog();
     TemporalConnection conn;
     try {
-      conn = TemporalConnection.open(config);
+      conn = TemporalConnection.open(config, telemetry);
     } catch (RuntimeException e) {
       if (runtime != null) {
         runtime.close();

@@ -66,6 +66,8 @@ public final class Cpctl implements Runnable {
       err.println("cpctl: " + badLevel.get());
       return BAD_INPUT;
     }
+    // Log lines mask this process's secrets from here on (issue 20 §1; a worker hands over its own masker).
+    MaskingEncoder.useEverywhere(cp.observability.SecretMasker.fromEnv(env));
     Cpctl root = new Cpctl(env, in, out, err);
     CommandLine cl = new CommandLine(root);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));

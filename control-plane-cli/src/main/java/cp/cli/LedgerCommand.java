@@ -68,8 +68,16 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "" + DEFAULT_LIMIT, description = "The last N matches (0: all). Default: ${DEFAULT-VALUE}.")
     int limit;
 
-    @Option(names = "--json", description = "One JSON object per line, as stored.")
+    @Option(names = "--json", description = "One JSON object per line, as stored (secrets masked).")
     boolean json;
+
+    private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
+
+    /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
+    @Override
+    java.io.PrintStream out() {
+      return masked.of(super.out(), () -> config().secretMasker());
+    }
 
     @Override
     public Integer call() {

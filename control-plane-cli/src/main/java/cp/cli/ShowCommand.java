@@ -20,6 +20,14 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--json", description = "Print as JSON.")
   boolean json;
 
+  private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
+
+  /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
+  @Override
+  java.io.PrintStream out() {
+    return masked.of(super.out(), () -> config().secretMasker());
+  }
+
   @Override
   public Integer call() {
     var cfg = config();

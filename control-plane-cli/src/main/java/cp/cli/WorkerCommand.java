@@ -1,60 +1,83 @@
 package cp.cli;
 
+import cp.faults.FaultHook;
 import cp.faults.FaultPoints;
+import cp.observability.SecretMasker;
+import cp.worker.MetricsRegistries;
+import cp.worker.ProcessServices;
 import cp.observability.Telemetry;
 import cp.worker.MetricsServer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import cp.worker.ControlPlaneWorker;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
 import cp.worker.ServiceWatch;
 import cp.worker.TemporalConnection;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import cp.worker.OpsSettings;
+import cp.worker.Readiness;
+import cp.worker.WorkerChecks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** A worker process: the plane's workflows and activities on TEMPORAL_ADDRESS's task queue. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
-    description = "Run a worker against TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (SIGTERM shuts it down gracefully).")
+    description = {"Run a worker against TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE.",
+        "SIGTERM (or Ctrl-C) drains it: polling stops, running activities finish within CP_SHUTDOWN_GRACE_SECONDS"
+            + " (default 60), then it exits 0; a second SIGTERM stops at once."})
 final class WorkerCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
-  /** Where /metrics listens unless --metrics-bind says otherwise: this machine only. */
-  static final String DEFAULT_METRICS_BIND = "127.0.0.1";
+  /** Where the endpoints listen unless --metrics-bind or CP_METRICS_BIND says otherwise: this machine only. */
+  static final String DEFAULT_METRICS_BIND = OpsSettings.DEFAULT_METRICS_BIND;
 
   @Option(names = "--metrics-port", paramLabel = "P",
-      description = "Serve Prometheus metrics (Temporal SDK's temporal_* and the plane's cp_*) on http://BIND:P/metrics.")
+      description = "Serve Prometheus /metrics (temporal_*, gen_ai_*, jvm_*, process_* and cp_*), /healthz and /readyz"
+          + " on http://BIND:P. Default: CP_METRICS_PORT, else none.")
   Integer metricsPort;
 
-  @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = DEFAULT_METRICS_BIND,
-      description = "Address /metrics listens on (with --metrics-port). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--metrics-bind", paramLabel = "ADDRESS",
+      description = "Address the endpoints listen on. Default: CP_METRICS_BIND, else " + DEFAULT_METRICS_BIND + ".")
   String metricsBind;
 
   @Override
   public Integer call() throws Exception {
     var cfg = config();
     CliPlane.requireSharedService(cfg, "worker");
-    InetSocketAddress metricsAddress = metricsAddress();
-    FaultPoints.configure(env(), out(), err());
-    PrometheusMeterRegistry registry = metricsAddress == null ? null
-        : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Telemetry telemetry = Telemetry.install(Telemetry.fromEnv(env(), registry));
+    OpsSettings ops = OpsSettings.fromEnv(env());
+    InetSocketAddress metricsAddress = metricsAddress(ops);
+    // The hook is passed to the activities and, through the ledger settings, to the ledger stores.
+    FaultHook faults = FaultPoints.hookFor(env(), out(), err());
+    SecretMasker masker = cfg.secretMasker();
+    PrometheusMeterRegistry registry = metricsAddress == null ? null : MetricsRegistries.prometheus();
+    Telemetry telemetry = Telemetry.fromEnv(env(), registry, masker);
+    ProcessServices services = new ProcessServices(telemetry, faults, masker);
+    AtomicReference<Readiness> readiness = new AtomicReference<>();
     MetricsServer metrics = null;
     PlaneRuntime runtime = null;
+    ControlPlaneWorker built;
     TemporalConnection conn;
     try {
       if (metricsAddress != null) {
         try {
-          metrics = MetricsServer.start(metricsAddress, registry);
+          metrics = MetricsServer.start(metricsAddress, registry, () -> readiness.get() == null
+              ? new Readiness.Status(false, List.of("starting: the worker is not polling yet")) : readiness.get().status());
         } catch (UncheckedIOException e) {
-          throw new IllegalArgumentException("--metrics-port " + metricsPort + ": " + e.getMessage()
+          throw new IllegalArgumentException(portSource() + " " + metricsAddress.getPort() + ": " + e.getMessage()
               + " (is another process using it? pick another port)");
         }
       }
-      runtime = PlaneRuntime.open(cfg);
-      conn = TemporalConnection.open(cfg);
+      // The same builder an application embedding a worker uses (issue 22); this command adds the
+      // operator's endpoints, readiness and drain around the worker it builds.
+      built = ControlPlaneWorker.builder().config(cfg).services(services).role("worker").build();
+      runtime = built.runtime();
+      conn = built.connection();
     } catch (RuntimeException e) {
       if (runtime != null) {
         runtime.close();
@@ -65,52 +88,102 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
       telemetry.close();
       throw e;
     }
+    MaskingEncoder.useEverywhere(runtime.masker()); // the one its ledgers use, with any secret registered later
     conn.ensureSearchAttributes();
-    PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
+    PlaneWorker worker = built.start().worker();
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));
     PlaneRuntime opened = runtime;
     MetricsServer served = metrics;
-    CountDownLatch stop = closeOnShutdown("worker-shutdown", () -> {
-      watch.close();
-      worker.close();
-      conn.close();
-      opened.close();
-      if (served != null) {
-        served.close();
+    if (served != null) { // nobody can ask without the endpoint: no probes then
+      readiness.set(Readiness.start(WorkerChecks.of(conn, worker, runtime.ledgers()), ops.readyInterval(),
+          runtime.masker()::mask));
+    }
+    AtomicBoolean closed = new AtomicBoolean();
+    Runnable closeAll = () -> {
+      if (closed.compareAndSet(false, true)) {
+        if (readiness.get() != null) {
+          readiness.get().close();
+        }
+        watch.close();
+        worker.close();
+        conn.close();
+        opened.close();
+        if (served != null) {
+          served.close();
+        }
+        telemetry.close();
       }
-      telemetry.close();
-    });
+    };
+    Optional<StopSignals> signals = StopSignals.install();
+    // Other ways out of the JVM (SIGHUP, or a JVM that would not let us handle SIGTERM): close what is open.
+    CountDownLatch hooked = closeOnShutdown("worker-shutdown", closeAll);
     if (served != null) {
       InetSocketAddress a = served.address();
-      out().println("metrics on http://" + a.getHostString() + ":" + a.getPort() + MetricsServer.PATH);
+      out().println("metrics on http://" + a.getHostString() + ":" + a.getPort() + MetricsServer.PATH + " (health "
+          + MetricsServer.HEALTH + ", readiness " + MetricsServer.READY + ")");
     }
     out().println("worker polling task queue '" + cfg.worker().taskQueue() + "' at " + conn.target() + " (namespace "
         + conn.namespace() + ", provider " + opened.provider().id() + ", tracing "
         + (telemetry.tracing() ? "on" : "off") + ", sticky "
         + (conn.isTestServer() ? "off: embedded test server" : "on") + ", payload encryption "
         + cfg.payloadKey().map(k -> "on, key id " + k.id()).orElse("off") + ", CP_HOME " + cfg.home() + ", ledgers "
-        + runtime.ledgers().store().describe() + ")");
+        + runtime.ledgers().store().describe() + ", drain grace " + ops.shutdownGrace().toSeconds() + " s)");
     out().flush();
-    stop.await();
-    return Cpctl.OK;
+    if (signals.isEmpty()) {
+      hooked.await();
+      return Cpctl.OK;
+    }
+    String signal = signals.get().awaitFirst();
+    long start = System.nanoTime();
+    if (readiness.get() != null) {
+      readiness.get().draining();
+    }
+    PlaneWorker.DrainLog log = new PlaneWorker.DrainLog() {
+      @Override
+      public void line(String text) {
+        out().println("cpctl worker: " + text);
+        out().flush();
+      }
+
+      @Override
+      public void warn(String text) {
+        err().println("cpctl worker: " + text);
+        err().flush();
+      }
+    };
+    log.line(signal + " received: draining (up to " + ops.shutdownGrace().toSeconds() + " s, "
+        + OpsSettings.SHUTDOWN_GRACE + "); a second signal stops at once");
+    signals.get().onSecond(() -> worker.abandon("a second stop signal", log, start));
+    PlaneWorker.Drained drained = worker.drain(ops.shutdownGrace(), log);
+    closeAll.run();
+    log.line(drained.complete() ? "stopped cleanly" : "stopped; " + drained.abandoned().size()
+        + " activit" + (drained.abandoned().size() == 1 ? "y was" : "ies were") + " abandoned");
+    return drained.complete() ? Cpctl.OK : Cpctl.FAILED;
   }
 
-  /** The address --metrics-port and --metrics-bind name, or null without --metrics-port. */
-  private InetSocketAddress metricsAddress() {
-    if (metricsPort == null) {
+  /** Where the port came from, for messages. */
+  private String portSource() {
+    return metricsPort != null ? "--metrics-port" : OpsSettings.METRICS_PORT;
+  }
+
+  /** The address --metrics-port/CP_METRICS_PORT and --metrics-bind/CP_METRICS_BIND name, or null without a port. */
+  private InetSocketAddress metricsAddress(OpsSettings ops) {
+    Integer port = metricsPort != null ? metricsPort : ops.metricsPort().orElse(null);
+    if (port == null) {
       return null;
     }
-    if (metricsPort < 1 || metricsPort > 65535) {
-      throw new IllegalArgumentException("--metrics-port " + metricsPort + " is not a TCP port (1-65535)");
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("--metrics-port " + port + " is not a TCP port (1-65535)");
     }
+    String bindName = metricsBind != null ? metricsBind : ops.metricsBind();
     InetAddress bind;
     try {
-      bind = InetAddress.getByName(metricsBind.trim());
+      bind = InetAddress.getByName(bindName.trim());
     } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("--metrics-bind '" + metricsBind + "' is not an address of this machine: "
-          + e.getMessage());
+      throw new IllegalArgumentException((metricsBind != null ? "--metrics-bind" : OpsSettings.METRICS_BIND) + " '"
+          + bindName + "' is not an address of this machine: " + e.getMessage());
     }
-    return new InetSocketAddress(bind, metricsPort);
+    return new InetSocketAddress(bind, port);
   }
 
   /** One line per change of the service: lost on stderr, back on stdout. */

@@ -8,6 +8,7 @@ import cp.model.ToolCallResult;
 import cp.model.ToolUse;
 import cp.model.WorkOrderIds;
 import cp.observability.PlaneSpans;
+import cp.observability.Telemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -26,15 +27,31 @@ final class ActivitySpans {
   static final AttributeKey<Long> CONTEXT_TOKENS = AttributeKey.longKey("cp.attention.tokens");
   static final AttributeKey<Boolean> PARTIAL = AttributeKey.booleanKey("cp.attention.partial");
   static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("cp.gate.attempt");
+  /**
+   * A work order's tokens, summed over its LLM rounds. Not {@code gen_ai.usage.*}: the rounds' chat
+   * spans carry those, and a backend summing them over a trace must count each token once.
+   */
+  static final AttributeKey<Long> WO_INPUT_TOKENS = AttributeKey.longKey("cp.wo.input_tokens");
+  static final AttributeKey<Long> WO_OUTPUT_TOKENS = AttributeKey.longKey("cp.wo.output_tokens");
 
   private ActivitySpans() {}
 
-  static Span tool(ToolCallRequest r, ToolUse use) {
-    Span span = PlaneSpans.start(PlaneSpans.EXECUTE_TOOL + " " + use.name(), SpanKind.INTERNAL);
+  /**
+   * The {@code execute_tool} span of a tool call. A name the agent does not declare (a model may
+   * invent any) is not a tool: the span is then plain {@code execute_tool} without
+   * {@code gen_ai.tool.name}, so a tool name's cardinality stays the agents' tools.
+   */
+  static Span tool(Telemetry telemetry, ToolCallRequest r, ToolUse use, String origin) {
+    boolean known = r.allowedTools().contains(use.name());
+    Span span = PlaneSpans.start(telemetry, known ? PlaneSpans.EXECUTE_TOOL + " " + use.name() : PlaneSpans.EXECUTE_TOOL,
+        SpanKind.INTERNAL);
     if (span.isRecording()) {
       span.setAttribute(PlaneSpans.OPERATION, PlaneSpans.EXECUTE_TOOL);
-      span.setAttribute(PlaneSpans.TOOL_NAME, use.name());
+      if (known) {
+        span.setAttribute(PlaneSpans.TOOL_NAME, use.name());
+      }
       span.setAttribute(PlaneSpans.TOOL_TYPE, "function");
+      span.setAttribute(PlaneSpans.TOOL_ORIGIN, origin);
       if (use.id() != null) {
         span.setAttribute(PlaneSpans.TOOL_CALL_ID, use.id());
       }
@@ -55,8 +72,8 @@ final class ActivitySpans {
     PlaneSpans.ledger(span, "ho1", done.entryId(), () -> hashOf(ho1, done.entryId()));
   }
 
-  static Span workOrder(String woId, String sessionId, String woType) {
-    Span span = PlaneSpans.start(PlaneSpans.WORK_ORDER + " " + woType, SpanKind.INTERNAL);
+  static Span workOrder(Telemetry telemetry, String woId, String sessionId, String woType) {
+    Span span = PlaneSpans.start(telemetry, PlaneSpans.WORK_ORDER + " " + woType, SpanKind.INTERNAL);
     if (span.isRecording()) {
       span.setAttribute(WO_TYPE, woType);
       PlaneSpans.ids(span, sessionId, WorkOrderIds.turnOf(woId), woId);
@@ -64,8 +81,8 @@ final class ActivitySpans {
     return span;
   }
 
-  static Span attention(AttentionRequest r) {
-    Span span = PlaneSpans.start(PlaneSpans.ATTENTION, SpanKind.INTERNAL);
+  static Span attention(Telemetry telemetry, AttentionRequest r) {
+    Span span = PlaneSpans.start(telemetry, PlaneSpans.ATTENTION, SpanKind.INTERNAL);
     if (span.isRecording()) {
       span.setAttribute(PlaneSpans.AGENT_CLASS, r.agentClass());
       PlaneSpans.ids(span, r.sessionId(), r.turn(), null);
@@ -84,8 +101,8 @@ final class ActivitySpans {
     id.ifPresent(e -> PlaneSpans.ledger(span, "ho2", e, () -> hashOf(ho2, e)));
   }
 
-  static Span gate(String sessionId, int turn, String woId, String agentClass) {
-    Span span = PlaneSpans.start(PlaneSpans.QUALITY_GATE, SpanKind.INTERNAL);
+  static Span gate(Telemetry telemetry, String sessionId, int turn, String woId, String agentClass) {
+    Span span = PlaneSpans.start(telemetry, PlaneSpans.QUALITY_GATE, SpanKind.INTERNAL);
     if (span.isRecording()) {
       span.setAttribute(PlaneSpans.AGENT_CLASS, agentClass);
       PlaneSpans.ids(span, sessionId, turn, woId);

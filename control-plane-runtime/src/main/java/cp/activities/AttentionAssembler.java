@@ -7,6 +7,7 @@ import cp.contracts.AttentionTemplate;
 import cp.contracts.Catalog;
 import cp.contracts.StageConfig;
 import cp.contracts.StageType;
+import cp.faults.FaultHook;
 import cp.faults.FaultPoints;
 import cp.gateway.TokenEstimate;
 import cp.ledger.LedgerStream;
@@ -56,8 +57,15 @@ public final class AttentionAssembler {
   private final Catalog catalog;
   private final Ledgers ledgers;
   private final Clock clock;
+  private final FaultHook faults;
 
   public AttentionAssembler(Catalog catalog, Ledgers ledgers, Clock clock) {
+    this(catalog, ledgers, clock, FaultHook.NONE);
+  }
+
+  /** As above, passing the {@code attention} fault point to {@code faults} (a crash test's hook). */
+  public AttentionAssembler(Catalog catalog, Ledgers ledgers, Clock clock, FaultHook faults) {
+    this.faults = java.util.Objects.requireNonNull(faults, "faults");
     this.catalog = catalog;
     this.ledgers = ledgers;
     this.clock = clock;
@@ -154,7 +162,7 @@ public final class AttentionAssembler {
         .put("template_id", t.templateId()).put("context", text).put("context_hash", hash)
         .put("fragment_count", fragments.size()).put("tokens", tokens).put("queries", queries)
         .put("partial", partial || trimmed).put("prior_turns", priorTurns);
-    FaultPoints.at(FaultPoints.ATTENTION);
+    faults.at(FaultPoints.ATTENTION);
     String id = ledgers.ho2(req.agentClass()).write(LedgerEntry.builder(EventType.ATTENTION_ASSEMBLED.wire())
         .submissionId(t.templateId()).decision(fragments.isEmpty() ? "EMPTY" : "ASSEMBLED")
         .reason(fragments.size() + " fragments, ~" + tokens + " tokens, " + queries + " queries").metadata(meta)

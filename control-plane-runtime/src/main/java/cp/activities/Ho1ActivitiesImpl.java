@@ -8,7 +8,9 @@ import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
 import cp.contracts.ToolSpec;
+import cp.faults.FaultHook;
 import cp.gateway.Gateway;
+import cp.observability.Telemetry;
 import cp.gateway.GatewayException;
 import cp.gateway.LedgerOutage;
 import cp.ledger.LedgerEntry;
@@ -77,6 +79,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final Clock clock;
   private final RetryBackoff providerBackoff;
   private final ActivityContextSource context;
+  private final Telemetry telemetry;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
@@ -87,18 +90,28 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff, ActivityContextSource context) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, context, Telemetry.NOOP, FaultHook.NONE);
+  }
+
+  /**
+   * As above, reporting spans and metrics to {@code telemetry} and passing the {@code tool-call}
+   * fault point to {@code faults} (a crash test's hook; {@link FaultHook#NONE} in production).
+   */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context, Telemetry telemetry, FaultHook faults) {
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
     this.catalog = catalog;
     this.contracts = new ContractLoader(catalog);
     this.gateway = gateway;
     this.ledgers = ledgers;
-    this.toolCalls = new ToolCallStep(ledgers, tools, clock);
+    this.toolCalls = new ToolCallStep(ledgers, tools, clock, telemetry, faults);
     this.tools = tools;
     this.defaultModel = defaultModel;
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
-    this.completion = new WorkOrderCompletion(contracts, ledgers, clock);
+    this.completion = new WorkOrderCompletion(contracts, ledgers, clock, telemetry);
   }
 
   // ------------------------------------------------------------------ prepare

@@ -27,6 +27,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   private final Ledgers ledgers;
   private final AttentionAssembler attention;
   private final ActivityContextSource context;
+  private final Telemetry telemetry;
 
   public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention) {
     this(ledgers, attention, ActivityContextSource.TEMPORAL);
@@ -34,6 +35,13 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
 
   /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
   public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context) {
+    this(ledgers, attention, context, Telemetry.NOOP);
+  }
+
+  /** As above, reporting the gate's and attention's spans and the gate metrics to {@code telemetry}. */
+  public Ho2ActivitiesImpl(Ledgers ledgers, AttentionAssembler attention, ActivityContextSource context,
+      Telemetry telemetry) {
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.ledgers = ledgers;
     this.attention = attention;
     this.context = java.util.Objects.requireNonNull(context, "context");
@@ -48,7 +56,6 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       traceHash = TraceHash.of(ledgers.ho1(), record.sessionId(), record.chainWoIds());
     }
     List<String> ids = new ArrayList<>();
-    Telemetry telemetry = Telemetry.current();
     for (Ho2Event e : record.events()) {
       ObjectNode meta = (ObjectNode) e.metadata();
       if (e.withTraceHash()) {
@@ -58,7 +65,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       boolean gate = GATE.equals(e.eventType());
       boolean observed = (gate || ESCALATION.equals(e.eventType())) && telemetry.enabled()
           && ho2.idForKey(id.runKey(e.key())).isEmpty();
-      Span span = gate && observed ? ActivitySpans.gate(record.sessionId(), record.turn(), e.woId(), record.agentClass())
+      Span span = gate && observed ? ActivitySpans.gate(telemetry, record.sessionId(), record.turn(), e.woId(), record.agentClass())
           : Span.getInvalid();
       try {
         String entryId = ho2.write(LedgerEntry.builder(e.eventType())
@@ -76,13 +83,13 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   }
 
   /** The gate's verdict (a span and the rejection counter) and escalations, counted once: when first written. */
-  private static void observe(Ho2Event e, Span span, LedgerStream ho2, String entryId, String agentClass) {
+  private void observe(Ho2Event e, Span span, LedgerStream ho2, String entryId, String agentClass) {
     if (ESCALATION.equals(e.eventType())) {
-      Telemetry.current().metrics().gateEscalated(agentClass);
+      telemetry.metrics().gateEscalated(agentClass);
       return;
     }
     if (REJECT.equals(e.decision())) {
-      Telemetry.current().metrics().gateRejected(agentClass);
+      telemetry.metrics().gateRejected(agentClass);
     }
     if (span.isRecording()) {
       span.setAttribute(PlaneSpans.DECISION, e.decision());
@@ -93,7 +100,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   @Override
   public AttentionResult attend(AttentionRequest request) {
     String key = context.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
-    Span span = ActivitySpans.attention(request);
+    Span span = ActivitySpans.attention(telemetry, request);
     try {
       AttentionResult result = attention.assemble(request, key);
       ActivitySpans.attended(span, result, ledgers.ho2(request.agentClass()), key);

@@ -21,6 +21,7 @@ public final class SessionActivitiesImpl implements SessionActivities {
   private final Catalog catalog;
   private final Ledgers ledgers;
   private final ActivityContextSource context;
+  private final Telemetry telemetry;
 
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers) {
     this(catalog, ledgers, ActivityContextSource.TEMPORAL);
@@ -28,6 +29,12 @@ public final class SessionActivitiesImpl implements SessionActivities {
 
   /** As above, learning each call's activity identity from {@code context} (outside Temporal: the benchmark). */
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context) {
+    this(catalog, ledgers, context, Telemetry.NOOP);
+  }
+
+  /** As above, counting degradations in {@code telemetry}'s metrics. */
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
+    this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.catalog = catalog;
     this.ledgers = ledgers;
     this.context = java.util.Objects.requireNonNull(context, "context");
@@ -71,13 +78,13 @@ public final class SessionActivitiesImpl implements SessionActivities {
     meta.put("tier", "hot");
     String key = id.workflowId() + "/" + event.key();
     // Counted once: when this attempt is the one that writes the DEGRADATION (not a retry of a written one).
-    boolean degradation = DEGRADATION.equals(event.eventType()) && Telemetry.current().metrics().enabled()
+    boolean degradation = DEGRADATION.equals(event.eventType()) && telemetry.metrics().enabled()
         && ledgers.hot().idForKey(key).isEmpty();
     String entryId = ledgers.hot().write(LedgerEntry.builder(event.eventType()).submissionId(event.sessionId())
         .decision(event.decision()).reason(event.reason()).metadata(meta)
         .idempotencyKey(key).build());
     if (degradation) {
-      Telemetry.current().metrics().degraded(event.metadata().path("agent_class").asText(null));
+      telemetry.metrics().degraded(event.metadata().path("agent_class").asText(null));
     }
     return entryId;
   }

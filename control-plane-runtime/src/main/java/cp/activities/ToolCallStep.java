@@ -1,6 +1,7 @@
 package cp.activities;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.faults.FaultHook;
 import cp.faults.FaultPoints;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
@@ -39,8 +40,13 @@ final class ToolCallStep {
   private final Ledgers ledgers;
   private final ToolExecutor tools;
   private final Clock clock;
+  private final Telemetry telemetry;
+  private final FaultHook faults;
 
-  ToolCallStep(Ledgers ledgers, ToolExecutor tools, Clock clock) {
+  /** {@code telemetry}: the tool spans and metrics; {@code faults}: the {@code tool-call} point (a crash test's hook). */
+  ToolCallStep(Ledgers ledgers, ToolExecutor tools, Clock clock, Telemetry telemetry, FaultHook faults) {
+    this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+    this.faults = Objects.requireNonNull(faults, "faults");
     this.ledgers = Objects.requireNonNull(ledgers, "ledgers");
     this.tools = Objects.requireNonNull(tools, "tools");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -57,12 +63,13 @@ final class ToolCallStep {
     }
     ToolUse use = r.toolUse();
     long start = clock.millis();
-    Span span = ActivitySpans.tool(r, use);
+    boolean known = r.allowedTools().contains(use.name());
+    String origin = known ? tools.originOf(use.name()) : PlaneMetrics.OTHER;
+    Span span = ActivitySpans.tool(telemetry, r, use, origin);
     try {
       ToolCallResult ran = runTool(r, use, key, start, callKey(r, id), id.attempt());
       ActivitySpans.toolDone(span, ran, ho1);
-      Telemetry.current().metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
-          ran.status());
+      telemetry.metrics().toolCall(known ? use.name() : PlaneMetrics.OTHER, origin, ran.status());
       return ran;
     } finally {
       span.end();
@@ -87,7 +94,7 @@ final class ToolCallStep {
       if (r.approval() != null && !r.approval().granted()) {
         result = notApproved(r.approval());
       } else {
-        FaultPoints.at(FaultPoints.TOOL_CALL);
+        faults.at(FaultPoints.TOOL_CALL);
         result = tools.execute(new ToolInvocation(r.agentClass(), r.sessionId(), r.woId(), use.name(), use.input(),
             r.allowedTools(), callKey));
       }

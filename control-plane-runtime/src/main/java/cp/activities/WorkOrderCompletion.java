@@ -15,6 +15,7 @@ import cp.model.WoErrorCode;
 import cp.model.WoOutcome;
 import cp.model.WoType;
 import cp.observability.PlaneSpans;
+import cp.observability.Telemetry;
 import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
 import java.util.List;
@@ -40,7 +41,10 @@ final class WorkOrderCompletion {
   private final Ledgers ledgers;
   private final Clock clock;
 
-  WorkOrderCompletion(ContractLoader contracts, Ledgers ledgers, Clock clock) {
+  private final Telemetry telemetry;
+
+  WorkOrderCompletion(ContractLoader contracts, Ledgers ledgers, Clock clock, Telemetry telemetry) {
+    this.telemetry = telemetry;
     this.contracts = contracts;
     this.ledgers = ledgers;
     this.clock = clock;
@@ -52,13 +56,13 @@ final class WorkOrderCompletion {
       return finish(c, id, recorded.get());
     }
     // Only the attempt that records the outcome gets a span: a retry returns what was recorded.
-    Span span = ActivitySpans.workOrder(c.woId(), c.sessionId(), c.woType().wireName());
+    Span span = ActivitySpans.workOrder(telemetry, c.woId(), c.sessionId(), c.woType().wireName());
     try {
       WoOutcome done = finish(c, id, clock.instant().toString());
       if (span.isRecording()) {
         span.setAttribute(PlaneSpans.STATUS, done.error() == null ? "completed" : "failed");
-        span.setAttribute(PlaneSpans.INPUT_TOKENS, done.cost().inputTokens());
-        span.setAttribute(PlaneSpans.OUTPUT_TOKENS, done.cost().outputTokens());
+        span.setAttribute(ActivitySpans.WO_INPUT_TOKENS, done.cost().inputTokens());
+        span.setAttribute(ActivitySpans.WO_OUTPUT_TOKENS, done.cost().outputTokens());
         if (done.error() != null) {
           PlaneSpans.failed(span, done.error().code());
         }

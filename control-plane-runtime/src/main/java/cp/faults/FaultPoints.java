@@ -7,8 +7,9 @@ import java.util.ServiceLoader;
 
 /**
  * The named points where a test may stop a worker so that it can SIGKILL it exactly there, and
- * the static facade the product calls at them: each call goes to the installed {@link FaultHook},
- * {@link FaultHook#NONE} (nothing happens) unless a test installs another.
+ * {@link #hookFor} that makes the {@link FaultHook} a worker passes to what reaches them (the
+ * activities and, through their {@code LedgerHooks}, the ledger stores take it as a collaborator;
+ * issue 21: no process-wide hook).
  *
  * <p>Points: {@link #TOOL_CALL} (a tool is about to run inside its activity), {@link #ATTENTION}
  * (attention has read the ledgers and not yet written ATTENTION_ASSEMBLED),
@@ -16,7 +17,7 @@ import java.util.ServiceLoader;
  * acknowledged: head not updated, caller not returned) and {@code ledger-torn:<EVENT_TYPE>}
  * (only the first half of the line is on disk: a torn write).
  *
- * <p>{@code cpctl worker} calls {@link #configure} with its environment: when {@code
+ * <p>{@code cpctl worker} calls {@link #hookFor} with its environment: when {@code
  * CP_FAULT_PAUSE} is set, the hook comes from a {@link FaultHookFactory} on the classpath. The
  * tests have one (cpctl started from the test classpath honours the variable); the production jar
  * has none and says so in one line instead of ignoring the variable silently.
@@ -36,73 +37,36 @@ public final class FaultPoints {
   public static final String NOT_IN_THIS_BUILD = "cpctl: " + ENV + " is set, but this build has no fault injection"
       + " (it exists only on the test classpath); ignoring it";
 
-  private static volatile FaultHook hook = FaultHook.NONE;
-
   private FaultPoints() {}
 
   /**
-   * Installs the hook {@code env}'s {@link #ENV} asks for, from the first {@link FaultHookFactory}
-   * on the classpath; without the variable, {@link FaultHook#NONE}. Without a factory (the
-   * production jar) it prints {@link #NOT_IN_THIS_BUILD} to {@code err} and installs none.
+   * The hook {@code env}'s {@link #ENV} asks for, from the first {@link FaultHookFactory} on the
+   * classpath; without the variable, {@link FaultHook#NONE}. Without a factory (the production jar)
+   * it prints {@link #NOT_IN_THIS_BUILD} to {@code err} and returns none.
    *
    * @throws IllegalArgumentException naming the variable when its value names no known point
    */
-  public static void configure(Map<String, String> env, PrintStream out, PrintStream err) {
-    configure(env, out, err, ServiceLoader.load(FaultHookFactory.class));
+  public static FaultHook hookFor(Map<String, String> env, PrintStream out, PrintStream err) {
+    return hookFor(env, out, err, ServiceLoader.load(FaultHookFactory.class));
   }
 
-  /** {@link #configure(Map, PrintStream, PrintStream)} with {@code out} for both streams. */
-  public static void configure(Map<String, String> env, PrintStream out) {
-    configure(env, out, out);
-  }
-
-  static void configure(Map<String, String> env, PrintStream out, PrintStream err,
+  static FaultHook hookFor(Map<String, String> env, PrintStream out, PrintStream err,
       Iterable<FaultHookFactory> factories) {
     String raw = env.get(ENV);
     if (raw == null || raw.isBlank()) {
-      hook = FaultHook.NONE;
-      return;
+      return FaultHook.NONE;
     }
     var found = factories.iterator();
     if (!found.hasNext()) {
-      hook = FaultHook.NONE;
       err.println(NOT_IN_THIS_BUILD);
       err.flush();
-      return;
+      return FaultHook.NONE;
     }
-    hook = found.next().create(raw, out);
-  }
-
-  /** Installs {@code h} (tests that drive fault points in-process). */
-  public static void install(FaultHook h) {
-    hook = h == null ? FaultHook.NONE : h;
-  }
-
-  /** Back to {@link FaultHook#NONE}. */
-  public static void disable() {
-    hook = FaultHook.NONE;
+    return found.next().create(raw, out);
   }
 
   /** The name of a per-event point, e.g. {@code ledger-written:TOOL_CALL}. */
   public static String of(String point, String eventType) {
     return point + ":" + (eventType == null ? "" : eventType.toUpperCase(Locale.ROOT));
-  }
-
-  /** Passes a point (the hook may pause here for good). */
-  public static void at(String point) {
-    hook.at(point);
-  }
-
-  /**
-   * True when the hook wants the fault at this point set up: the caller then sets it up (for
-   * example writes half a line) and calls {@link #pause}.
-   */
-  public static boolean armed(String point) {
-    return hook.armed(point);
-  }
-
-  /** Stops this thread at {@code point}, as the hook does. */
-  public static void pause(String point) {
-    hook.pause(point);
   }
 }

@@ -3,6 +3,7 @@ package cp.gateway;
 import cp.ledger.LedgerStream;
 import cp.model.Json;
 import cp.model.PromptRequest;
+import cp.gateway.http.HttpLlmProvider;
 import cp.model.WorkOrderIds;
 import cp.observability.PlaneSpans;
 import cp.observability.Telemetry;
@@ -20,13 +21,17 @@ import java.util.List;
 final class ChatSpan {
   private ChatSpan() {}
 
-  static Span start(PromptRequest r, String providerId, String model) {
-    Span span = PlaneSpans.start(model.isEmpty() ? PlaneSpans.CHAT : PlaneSpans.CHAT + " " + model, SpanKind.CLIENT);
+  static Span start(Telemetry telemetry, PromptRequest r, String providerId, String model, LlmProvider provider) {
+    Span span = PlaneSpans.start(telemetry, model.isEmpty() ? PlaneSpans.CHAT : PlaneSpans.CHAT + " " + model,
+        SpanKind.CLIENT);
     if (!span.isRecording()) {
       return span;
     }
     span.setAttribute(PlaneSpans.OPERATION, PlaneSpans.CHAT);
     span.setAttribute(PlaneSpans.PROVIDER, providerId);
+    if (provider instanceof HttpLlmProvider http) {
+      PlaneSpans.server(span, http.endpoint().host(), http.endpoint().port());
+    }
     if (!model.isEmpty()) {
       span.setAttribute(PlaneSpans.REQUEST_MODEL, model);
     }
@@ -36,7 +41,7 @@ final class ChatSpan {
       span.setAttribute(PlaneSpans.AGENT_CLASS, r.agentClass());
     }
     PlaneSpans.ids(span, r.sessionId(), WorkOrderIds.turnOf(r.workOrderId()), r.workOrderId());
-    if (Telemetry.current().captureContent()) {
+    if (telemetry.captureContent()) {
       if (r.system() != null) {
         span.setAttribute(PlaneSpans.SYSTEM_INSTRUCTIONS, r.system());
       }
@@ -45,7 +50,8 @@ final class ChatSpan {
     return span;
   }
 
-  static void succeeded(Span span, LedgerStream hot, String entryId, ProviderReply reply, PromptRequest sent) {
+  static void succeeded(Telemetry telemetry, Span span, LedgerStream hot, String entryId, ProviderReply reply,
+      PromptRequest sent) {
     if (!span.isRecording()) {
       return;
     }
@@ -54,11 +60,14 @@ final class ChatSpan {
     }
     span.setAttribute(PlaneSpans.INPUT_TOKENS, reply.inputTokens());
     span.setAttribute(PlaneSpans.OUTPUT_TOKENS, reply.outputTokens());
-    span.setAttribute(PlaneSpans.FINISH_REASONS, List.of(reply.finishReason()));
+    span.setAttribute(PlaneSpans.FINISH_REASONS, List.of(PlaneSpans.finishReason(reply.finishReason())));
+    if (reply.responseId() != null) {
+      span.setAttribute(PlaneSpans.RESPONSE_ID, reply.responseId());
+    }
     if (sent.maxTokens() > 0) {
       span.setAttribute(PlaneSpans.MAX_TOKENS, (long) sent.maxTokens());
     }
-    if (Telemetry.current().captureContent()) {
+    if (telemetry.captureContent()) {
       span.setAttribute(PlaneSpans.OUTPUT_MESSAGES, Json.write(reply.content()));
     }
     PlaneSpans.ledger(span, "hot", entryId, () -> hashOf(hot, entryId));

@@ -66,11 +66,22 @@ public final class Gateway {
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final ExchangeSpool spool;
+  private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
-  /** {@code spool}: where a paid answer waits while the HOT ledger's database is unreachable. */
+  /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
       Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool) {
+    this(providers, hot, config, validator, breakerFactory, clock, spool, Telemetry.NOOP);
+  }
+
+  /**
+   * {@code spool}: where a paid answer waits while the HOT ledger's database is unreachable;
+   * {@code telemetry}: where the chat spans and LLM metrics go.
+   */
+  public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
+      Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry) {
+    this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
       byId.put(p.id(), p);
@@ -91,7 +102,7 @@ public final class Gateway {
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, id -> {
       CircuitBreaker b = breakerFactory.apply(id);
-      Telemetry.current().metrics().breaker(id, () -> stateCode(b.state()));
+      telemetry.metrics().breaker(id, () -> stateCode(b.state()));
       return b;
     });
   }
@@ -190,7 +201,7 @@ public final class Gateway {
     ObjectNode prompt = ExchangeRecords.prompt(sized);
     String contextHash = ExchangeRecords.contextHash(prompt);
     String model = sized.model() != null ? sized.model() : "";
-    Span span = ChatSpan.start(sized, providerId, model);
+    Span span = ChatSpan.start(telemetry, sized, providerId, model, provider);
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
@@ -212,7 +223,7 @@ public final class Gateway {
         throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage(), e.attemptLimit());
       } finally {
         span.end();
-        Telemetry.current().metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
+        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
       }
     } catch (RuntimeException e) {
       breaker.onFailure();
@@ -225,7 +236,7 @@ public final class Gateway {
         throw new GatewayException(FailureCode.PROVIDER_FAILURE, null, id, msg);
       } finally {
         span.end();
-        Telemetry.current().metrics().llmRound(providerId, model, FailureCode.PROVIDER_FAILURE.wire(),
+        telemetry.metrics().llmRound(providerId, model, FailureCode.PROVIDER_FAILURE.wire(),
             System.nanoTime() - startNanos, 0, 0, 0);
       }
     }
@@ -244,10 +255,10 @@ public final class Gateway {
     try {
       id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
           latency, cost, outputValid, outputErrors)));
-      ChatSpan.succeeded(span, hot, id, reply, sized);
+      ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
     } finally {
       span.end();
-      Telemetry.current().metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
+      telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
           System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
     }
     long in = reply.inputTokens() + torn.inputTokens();

@@ -15,6 +15,8 @@ import java.util.Set;
  * @param finishReason {@link #STOP}, {@link #LENGTH} or {@link #TOOL_USE}
  * @param usageEstimated true when the provider reported no usage and the token counts are a
  *     characters/4 estimate ({@link TokenEstimate}); budgets should treat them as approximate
+ * @param responseId the provider's id of this response ({@code msg_…}, {@code chatcmpl-…}), or null
+ *     when it gave none (span attribute {@code gen_ai.response.id})
  */
 public record ProviderReply(
     List<ContentBlock> content,
@@ -22,7 +24,8 @@ public record ProviderReply(
     long outputTokens,
     String modelId,
     String finishReason,
-    boolean usageEstimated) {
+    boolean usageEstimated,
+    String responseId) {
 
   /** The model ended its turn (or hit a stop sequence). */
   public static final String STOP = "stop";
@@ -45,6 +48,18 @@ public record ProviderReply(
       throw new IllegalArgumentException(
           "token counts must not be negative: input=" + inputTokens + " output=" + outputTokens);
     }
+  }
+
+  /** A reply without a response id. */
+  public ProviderReply(List<ContentBlock> content, long inputTokens, long outputTokens, String modelId,
+      String finishReason, boolean usageEstimated) {
+    this(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated, null);
+  }
+
+  /** The same reply with the provider's response id. */
+  public ProviderReply withResponseId(String id) {
+    return new ProviderReply(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated,
+        id == null || id.isBlank() ? null : id);
   }
 
   /** A reply whose token counts the provider reported. */

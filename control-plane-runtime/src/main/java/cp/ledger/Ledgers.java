@@ -22,6 +22,15 @@ public final class Ledgers implements AutoCloseable {
     this(layout, storeFor(Objects.requireNonNull(layout, "layout"), Objects.requireNonNull(settings, "settings")));
   }
 
+  /**
+   * The ledgers {@code settings} choose, every entry's secrets masked by {@code masker} before it
+   * is appended ({@link MaskingLedgerStore}): what a worker writes through.
+   */
+  public Ledgers(PlaneLayout layout, LedgerSettings settings, cp.observability.SecretMasker masker) {
+    this(layout, new MaskingLedgerStore(storeFor(Objects.requireNonNull(layout, "layout"),
+        Objects.requireNonNull(settings, "settings")), masker));
+  }
+
   public Ledgers(PlaneLayout layout, LedgerStore store) {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.store = Objects.requireNonNull(store, "store");

@@ -1,6 +1,7 @@
 package cp.observability;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -30,6 +31,12 @@ public final class PlaneMetrics {
   public static final String BREAKER_STATE = "cp.circuit.breaker.state";
   public static final String LEDGER_APPEND = "cp.ledger.append";
   public static final String TOOL_CALLS = "cp.tool.calls";
+  public static final String TURN_WORK_LATENCY = "cp.turn.work.latency";
+  public static final String APPROVAL_WAIT = "cp.approval.wait";
+  /** GenAI semantic conventions: tokens per operation, a histogram by token type ({@code gen_ai_client_token_usage}). */
+  public static final String GENAI_TOKEN_USAGE = "gen_ai.client.token.usage";
+  /** GenAI semantic conventions: operation duration ({@code gen_ai_client_operation_duration_seconds}). */
+  public static final String GENAI_OPERATION_DURATION = "gen_ai.client.operation.duration";
   /** The label of a value outside the bounded set (a tool name no agent declares). */
   public static final String OTHER = "other";
 
@@ -41,6 +48,18 @@ public final class PlaneMetrics {
       Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
       Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
       Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofSeconds(300)};
+  /** The GenAI conventions' advised token-usage buckets: powers of 4 from 1 to 4^13 (67 M). */
+  static final double[] TOKEN_BUCKETS = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304,
+      16777216, 67108864};
+  /** The GenAI conventions' advised operation-duration buckets: 10 ms doubling to 82 s. */
+  static final Duration[] GENAI_DURATION_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40),
+      Duration.ofMillis(80), Duration.ofMillis(160), Duration.ofMillis(320), Duration.ofMillis(640),
+      Duration.ofMillis(1280), Duration.ofMillis(2560), Duration.ofMillis(5120), Duration.ofMillis(10240),
+      Duration.ofMillis(20480), Duration.ofMillis(40960), Duration.ofMillis(81920)};
+  /** Approval waits: from a person at the terminal (seconds) to the default approval timeout (an hour) and beyond. */
+  static final Duration[] APPROVAL_BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15),
+      Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofMinutes(15),
+      Duration.ofMinutes(30), Duration.ofHours(1), Duration.ofHours(4), Duration.ofHours(24)};
   /** Ledger appends: from a page-cache write (tens of µs) to an fsync on a slow disk (tens of ms). */
   static final Duration[] APPEND_BUCKETS = {Duration.ofNanos(50_000), Duration.ofNanos(100_000),
       Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
@@ -75,6 +94,27 @@ public final class PlaneMetrics {
   }
 
   /**
+   * A turn's own time, without what it waited for approvals (the turn workflow's time in workflow
+   * clock, approval waits subtracted): the latency the plane is answerable for.
+   */
+  public void turnWork(String agentClass, String outcome, long nanos) {
+    if (registry != null) {
+      Timer.builder(TURN_WORK_LATENCY).description("Turn latency without approval waits (the turn workflow's own time)")
+          .tags("agent_class", label(agentClass), "outcome", label(outcome))
+          .serviceLevelObjectives(LATENCY_BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** How long a tool call waited for a person's decision, by agent class and decision (granted, denied, timed_out). */
+  public void approvalWait(String agentClass, String decision, long nanos) {
+    if (registry != null) {
+      Timer.builder(APPROVAL_WAIT).description("Time a tool call waited for its approval decision")
+          .tags("agent_class", label(agentClass), "decision", label(decision))
+          .serviceLevelObjectives(APPROVAL_BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
    * One LLM round trip the gateway made (not one it answered from the ledger), by provider, model
    * and outcome ({@code success} or the failure code), with its tokens and cost.
    */
@@ -98,9 +138,33 @@ public final class PlaneMetrics {
       Counter.builder(LLM_TOKENS).description("LLM tokens, by provider, model and type (input, output)")
           .tags("provider", p, "model", m, "type", "output").register(registry).increment(outputTokens);
     }
+    genAi(p, m, outcome, nanos, inputTokens, outputTokens);
     if (costUsd > 0) {
       Counter.builder(LLM_COST).description("LLM cost in US dollars (CP_PRICE_* pricing)")
           .tags("provider", p, "model", m).register(registry).increment(costUsd);
+    }
+  }
+
+  /**
+   * The GenAI semantic conventions' client metrics for one chat round trip: its duration (with
+   * {@code error.type} when it failed) and, when it succeeded, its input and output tokens. Label
+   * names are the conventions' ({@code gen_ai.operation.name} becomes {@code gen_ai_operation_name}).
+   */
+  private void genAi(String provider, String model, String outcome, long nanos, long inputTokens, long outputTokens) {
+    boolean ok = "success".equals(outcome);
+    Timer.builder(GENAI_OPERATION_DURATION).description("GenAI operation duration (semantic conventions)")
+        .tags("gen_ai.operation.name", "chat", "gen_ai.provider.name", provider, "gen_ai.response.model", model,
+            "error.type", ok ? "" : label(outcome))
+        .serviceLevelObjectives(GENAI_DURATION_BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    if (!ok) {
+      return;
+    }
+    for (String type : new String[] {"input", "output"}) {
+      DistributionSummary.builder(GENAI_TOKEN_USAGE).description("Tokens per GenAI operation (semantic conventions)")
+          .tags("gen_ai.operation.name", "chat", "gen_ai.provider.name", provider,
+              "gen_ai.response.model", model, "gen_ai.token.type", type)
+          .serviceLevelObjectives(TOKEN_BUCKETS).register(registry)
+          .record(type.equals("input") ? inputTokens : outputTokens);
     }
   }
 
@@ -130,9 +194,14 @@ public final class PlaneMetrics {
 
   /** One tool call, by tool (a declared tool id, else {@link #OTHER}) and status (ok, error, refused). */
   public void toolCall(String tool, String status) {
+    toolCall(tool, "builtin", status);
+  }
+
+  /** One tool call, by tool, origin (builtin, java, mcp:&lt;server&gt;: as many as the worker's servers) and status. */
+  public void toolCall(String tool, String origin, String status) {
     if (registry != null) {
-      Counter.builder(TOOL_CALLS).description("Tool calls, by tool and status")
-          .tags("tool", label(tool), "status", label(status)).register(registry).increment();
+      Counter.builder(TOOL_CALLS).description("Tool calls, by tool, origin and status")
+          .tags("tool", label(tool), "origin", label(origin), "status", label(status)).register(registry).increment();
     }
   }
 

@@ -31,11 +31,18 @@ public final class PlaneSpans {
   public static final AttributeKey<String> TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
   public static final AttributeKey<String> TOOL_CALL_ID = AttributeKey.stringKey("gen_ai.tool.call.id");
   public static final AttributeKey<String> TOOL_TYPE = AttributeKey.stringKey("gen_ai.tool.type");
+  /** Where the tool comes from (issue 22): builtin, java or mcp:&lt;server&gt;. */
+  public static final AttributeKey<String> TOOL_ORIGIN = AttributeKey.stringKey("cp.tool.origin");
   public static final AttributeKey<String> AGENT_NAME = AttributeKey.stringKey("gen_ai.agent.name");
   public static final AttributeKey<String> INPUT_MESSAGES = AttributeKey.stringKey("gen_ai.input.messages");
   public static final AttributeKey<String> OUTPUT_MESSAGES = AttributeKey.stringKey("gen_ai.output.messages");
   public static final AttributeKey<String> SYSTEM_INSTRUCTIONS = AttributeKey.stringKey("gen_ai.system_instructions");
   public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+  public static final AttributeKey<String> RESPONSE_ID = AttributeKey.stringKey("gen_ai.response.id");
+  /** The session: the conversation a GenAI backend groups a session's spans by. */
+  public static final AttributeKey<String> CONVERSATION_ID = AttributeKey.stringKey("gen_ai.conversation.id");
+  public static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+  public static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
 
   public static final AttributeKey<String> SESSION_ID = AttributeKey.stringKey("cp.session_id");
   public static final AttributeKey<Long> TURN = AttributeKey.longKey("cp.turn");
@@ -48,6 +55,7 @@ public final class PlaneSpans {
   public static final AttributeKey<String> STATUS = AttributeKey.stringKey("cp.status");
 
   public static final String CHAT = "chat";
+  public static final String INVOKE_AGENT = "invoke_agent";
   public static final String EXECUTE_TOOL = "execute_tool";
   public static final String WORK_ORDER = "work_order";
   public static final String ATTENTION = "attention";
@@ -55,13 +63,35 @@ public final class PlaneSpans {
 
   private PlaneSpans() {}
 
-  /** A span started now under the current context, or the no-op span when tracing is off. */
-  public static Span start(String name, SpanKind kind) {
-    Telemetry t = Telemetry.current();
-    if (!t.tracing()) {
-      return Span.getInvalid();
+  /**
+   * Our finish reason (what the ledger records: {@code stop}, {@code length}, {@code tool_use}) as
+   * the GenAI conventions name it on spans ({@code stop}, {@code length}, {@code tool_call}): the one
+   * mapping from one to the other.
+   */
+  public static String finishReason(String ours) {
+    if (ours == null) {
+      return "error";
     }
-    return t.tracer().spanBuilder(name).setSpanKind(kind).startSpan();
+    return switch (ours) {
+      case "tool_use" -> "tool_call";
+      case "stop", "length", "content_filter", "error" -> ours;
+      default -> ours;
+    };
+  }
+
+  /** {@code server.address} and {@code server.port} of the endpoint a client span talks to. */
+  public static void server(Span span, String host, int port) {
+    if (span.isRecording() && host != null && !host.isEmpty()) {
+      span.setAttribute(SERVER_ADDRESS, host);
+      if (port > 0) {
+        span.setAttribute(SERVER_PORT, (long) port);
+      }
+    }
+  }
+
+  /** A span of {@code telemetry} started now under the current context, or the no-op span when tracing is off. */
+  public static Span start(Telemetry telemetry, String name, SpanKind kind) {
+    return telemetry.startSpan(name, kind);
   }
 
   /** Our ids on {@code span}; {@code turn} is set when positive. Nulls are left out. */
@@ -71,6 +101,7 @@ public final class PlaneSpans {
     }
     if (sessionId != null) {
       span.setAttribute(SESSION_ID, sessionId);
+      span.setAttribute(CONVERSATION_ID, sessionId);
     }
     if (turn > 0) {
       span.setAttribute(TURN, (long) turn);

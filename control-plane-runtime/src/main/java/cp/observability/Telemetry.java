@@ -2,10 +2,19 @@ package cp.observability;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -13,11 +22,14 @@ import java.util.Objects;
 /**
  * What this process reports: its OpenTelemetry (traces) and its Micrometer registry (metrics).
  *
- * <p>One per process, {@link #install installed} by the command that starts a worker or a client
- * ({@code cpctl worker}, {@code cpctl chat}) and read where the work happens (the gateway, the
- * activities, the ledger) through {@link #current()}; until then, and after {@link #close()}, it
- * is {@link #NOOP}: OpenTelemetry's no-op API and no registry, so every span and meter call costs
- * a branch.
+ * <p>One per process, made by the command that starts a worker or a client ({@code cpctl worker},
+ * {@code cpctl chat}) and passed to what does the work (the Temporal connection and its worker
+ * interceptors, the gateway, the activities) as a collaborator (issue 21: no process-wide state).
+ * Where none is passed, {@link #NOOP}: OpenTelemetry's no-op API and no registry, so every span and
+ * meter call costs a branch.
+ *
+ * <p>Spans leave the process only through {@link SanitizingSpanExporter}: no error text, secrets
+ * masked by the process's {@link SecretMasker}, whoever made the span.
  *
  * <p>Tracing is configured only by the OpenTelemetry SDK's standard environment variables
  * (autoconfigure: {@code OTEL_TRACES_EXPORTER}, {@code OTEL_EXPORTER_OTLP_ENDPOINT},
@@ -36,7 +48,10 @@ public final class Telemetry implements AutoCloseable {
 
   public static final Telemetry NOOP = new Telemetry(OpenTelemetry.noop(), null, null, false, false);
 
-  private static volatile Telemetry current = NOOP;
+  /**
+   * Only for the ledger stores, which still read the process's telemetry here until they take it
+   * through their options (the ledger helper's {@code LedgerHooks}); nothing else may read it.
+   */
 
   private final OpenTelemetry otel;
   private final OpenTelemetrySdk sdk;
@@ -62,6 +77,14 @@ public final class Telemetry implements AutoCloseable {
    * @throws IllegalArgumentException naming the variable when the SDK refuses its configuration
    */
   public static Telemetry fromEnv(Map<String, String> env, MeterRegistry registry) {
+    return fromEnv(env, registry, SecretMasker.fromEnv(env));
+  }
+
+  /**
+   * {@link #fromEnv(Map, MeterRegistry)} whose spans are sanitized with {@code masker} (the
+   * process's own, with every secret it registered) before any exporter sees them.
+   */
+  public static Telemetry fromEnv(Map<String, String> env, MeterRegistry registry, SecretMasker masker) {
     boolean capture = "true".equalsIgnoreCase(env.getOrDefault(CAPTURE_CONTENT, "").trim());
     if (!tracingRequested(env)) {
       return registry == null ? NOOP : new Telemetry(OpenTelemetry.noop(), null, registry, false, false);
@@ -77,6 +100,7 @@ public final class Telemetry implements AutoCloseable {
     OpenTelemetrySdk sdk;
     try {
       sdk = AutoConfiguredOpenTelemetrySdk.builder().addPropertiesSupplier(() -> props).disableShutdownHook()
+          .addSpanExporterCustomizer((exporter, config) -> new SanitizingSpanExporter(exporter, masker))
           .build().getOpenTelemetrySdk();
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("OTEL_* variables: the OpenTelemetry SDK refused them: " + e.getMessage(), e);
@@ -84,9 +108,68 @@ public final class Telemetry implements AutoCloseable {
     return new Telemetry(sdk, sdk, registry, true, capture);
   }
 
-  /** Telemetry over an OpenTelemetry the caller built (tests: the SDK with an in-memory exporter). */
+  /**
+   * Telemetry whose spans go, sanitized as in production ({@link SanitizingSpanExporter} with
+   * {@code masker}), to {@code exporter} as each span ends (tests: an in-memory exporter).
+   */
+  public static Telemetry exportingTo(SpanExporter exporter, MeterRegistry registry, boolean captureContent,
+      SecretMasker masker) {
+    SdkTracerProvider tracing = SdkTracerProvider.builder()
+        .addSpanProcessor(SimpleSpanProcessor.create(new SanitizingSpanExporter(exporter, masker))).build();
+    OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(tracing)
+        .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance())).build();
+    return new Telemetry(sdk, sdk, registry, true, captureContent);
+  }
+
+  /** Telemetry over an OpenTelemetry the caller built, used as it is (no sanitizing: the caller's exporters see everything). */
   public static Telemetry of(OpenTelemetry otel, MeterRegistry registry, boolean captureContent) {
     return new Telemetry(Objects.requireNonNull(otel, "otel"), null, registry, true, captureContent);
+  }
+
+  /**
+   * The telemetry settings {@code env} makes, for {@code cpctl config}: whether tracing is on and
+   * where spans go, the resource's service name, sampling, content capture. Header values
+   * ({@code OTEL_EXPORTER_OTLP_HEADERS}, often an API key) are never shown, only their names.
+   */
+  public static List<String[]> describe(Map<String, String> env) {
+    List<String[]> rows = new ArrayList<>();
+    boolean on = tracingRequested(env);
+    String exporter = env.getOrDefault("OTEL_TRACES_EXPORTER", "").isBlank() ? (on ? "otlp" : "none")
+        : env.get("OTEL_TRACES_EXPORTER").trim();
+    rows.add(new String[] {"tracing", on ? "on (OTEL_TRACES_EXPORTER=" + exporter + ")"
+        : "off (set OTEL_TRACES_EXPORTER or OTEL_EXPORTER_OTLP_ENDPOINT)"
+            + ("true".equalsIgnoreCase(env.getOrDefault("OTEL_SDK_DISABLED", "").trim()) ? "; OTEL_SDK_DISABLED=true" : "")});
+    if (on) {
+      String endpoint = firstSet(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT");
+      if (exporter.contains("otlp") && !exporter.startsWith("logging")) {
+        rows.add(new String[] {"OTLP endpoint", (endpoint == null ? "http://localhost:4318 (default)" : endpoint) + ", "
+            + env.getOrDefault("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")});
+      }
+      String headers = firstSet(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS");
+      if (headers != null) {
+        List<String> names = new ArrayList<>();
+        for (String h : headers.split(",")) {
+          names.add(h.split("=", 2)[0].trim() + "=" + "[masked]");
+        }
+        rows.add(new String[] {"OTLP headers", String.join(", ", names)});
+      }
+      rows.add(new String[] {"service name", env.getOrDefault("OTEL_SERVICE_NAME", "(SDK default: unknown_service:java)")});
+      rows.add(new String[] {"sampler", env.getOrDefault("OTEL_TRACES_SAMPLER", "parentbased_always_on (default)")
+          + (env.containsKey("OTEL_TRACES_SAMPLER_ARG") ? " " + env.get("OTEL_TRACES_SAMPLER_ARG") : "")});
+    }
+    rows.add(new String[] {"span content capture", "true".equalsIgnoreCase(env.getOrDefault(CAPTURE_CONTENT, "").trim())
+        ? "on: prompts and replies on chat spans (" + CAPTURE_CONTENT + ")" : "off (" + CAPTURE_CONTENT + ")"});
+    return rows;
+  }
+
+  private static String firstSet(Map<String, String> env, String... names) {
+    for (String n : names) {
+      String v = env.get(n);
+      if (v != null && !v.isBlank()) {
+        return v.trim();
+      }
+    }
+    return null;
   }
 
   /** True when {@code env} asks for traces (see the class comment). */
@@ -102,15 +185,9 @@ public final class Telemetry implements AutoCloseable {
         || !env.getOrDefault("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").isBlank();
   }
 
-  /** The process's telemetry ({@link #NOOP} until one is installed). */
-  public static Telemetry current() {
-    return current;
-  }
-
-  /** Makes {@code t} the process's telemetry; returns it. */
-  public static Telemetry install(Telemetry t) {
-    current = Objects.requireNonNull(t, "telemetry");
-    return t;
+  /** A span named {@code name} started now under the current context, or the no-op span when tracing is off. */
+  public Span startSpan(String name, SpanKind kind) {
+    return tracing ? tracer.spanBuilder(name).setSpanKind(kind).startSpan() : Span.getInvalid();
   }
 
   public OpenTelemetry openTelemetry() {
@@ -140,12 +217,9 @@ public final class Telemetry implements AutoCloseable {
     return metrics;
   }
 
-  /** Flushes and stops the SDK it built (if any); uninstalls itself if it is the current one. */
+  /** Flushes and stops the SDK it built (if any). */
   @Override
   public void close() {
-    if (current == this) {
-      current = NOOP;
-    }
     if (sdk != null) {
       sdk.shutdown().join(10, java.util.concurrent.TimeUnit.SECONDS);
     }

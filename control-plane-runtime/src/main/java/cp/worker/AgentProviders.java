@@ -38,6 +38,15 @@ final class AgentProviders {
     return new Set(providers, prices);
   }
 
+  /**
+   * Registers the keys of the agents' own endpoints on {@code masker} (issue 20 §1: masked in every
+   * sink, whichever variable {@code api_key_env} named), as the worker's own key is.
+   */
+  static void registerKeys(cp.observability.SecretMasker masker, Map<String, ProviderSelection> routes) {
+    routes.forEach((id, selection) -> selection.settings().filter(s -> s.apiKey().isPresent())
+        .ifPresent(s -> masker.register("model key of " + id, s.apiKey().reveal())));
+  }
+
   private static Pricing listPrices(ProviderType type) {
     return type == ProviderType.ANTHROPIC ? PlaneConfig.ANTHROPIC_DEFAULT_PRICING
         : type == ProviderType.OPENAI ? PlaneConfig.OPENAI_DEFAULT_PRICING : Pricing.FREE;

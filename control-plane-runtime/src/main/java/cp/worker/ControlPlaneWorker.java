@@ -17,7 +17,8 @@ import java.util.Objects;
  * A Control Plane worker embedded in an application's own {@code main()}: the plane's workflows
  * and activities, with Java tools and agent definitions registered in code beside those the
  * environment names ({@code CP_TOOLS_PATH}, {@code CP_AGENTS_DIR}). {@code cpctl worker} builds
- * its worker with this builder too.
+ * its worker with this builder too (with its configuration and process services, adding the
+ * operator's endpoints, readiness and drain around it).
  *
  * <pre>{@code
  * try (ControlPlaneWorker worker = ControlPlaneWorker.builder()
@@ -124,6 +125,8 @@ public final class ControlPlaneWorker implements AutoCloseable {
     private LlmProvider provider;
     private Clock clock = Clock.systemUTC();
     private String role = "worker";
+    private PlaneConfig config;
+    private ProcessServices services = ProcessServices.NONE;
 
     private Builder() {}
 
@@ -199,6 +202,21 @@ public final class ControlPlaneWorker implements AutoCloseable {
       return this;
     }
 
+    /**
+     * A configuration already read (what {@code cpctl worker} has, with the variables it checked);
+     * {@link #environment}, {@link #set} and the like are then not read.
+     */
+    public Builder config(PlaneConfig given) {
+      this.config = Objects.requireNonNull(given, "config");
+      return this;
+    }
+
+    /** The process's telemetry, fault hook and secret masker (default: none, and a masker of the configuration's). */
+    public Builder services(ProcessServices given) {
+      this.services = Objects.requireNonNull(given, "services");
+      return this;
+    }
+
     /** The clock of the ledgers and the gateway (tests). */
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
@@ -220,12 +238,14 @@ public final class ControlPlaneWorker implements AutoCloseable {
      * @throws cp.contracts.CatalogException for a bad resource file
      */
     public ControlPlaneWorker build() {
-      PlaneConfig config = PlaneConfig.fromEnv(env).withExtensions(new PlaneExtensions(tools, definitions));
-      PlaneRuntime runtime = provider == null ? PlaneRuntime.open(config, PlaneRuntime::builtinTools)
-          : PlaneRuntime.open(config, provider, PlaneRuntime::builtinTools, clock);
+      PlaneConfig base = config != null ? config : PlaneConfig.fromEnv(env);
+      PlaneConfig config = tools.isEmpty() && definitions.isEmpty() ? base
+          : base.withExtensions(new PlaneExtensions(tools, definitions));
+      PlaneRuntime runtime = provider == null ? PlaneRuntime.open(config, PlaneRuntime::builtinTools, services)
+          : PlaneRuntime.open(config, provider, PlaneRuntime::builtinTools, clock, services);
       TemporalConnection connection;
       try {
-        connection = TemporalConnection.open(config);
+        connection = TemporalConnection.open(config, services.telemetry());
         connection.ensureSearchAttributes();
       } catch (RuntimeException e) {
         runtime.close();

@@ -16,6 +16,7 @@ import cp.agents.PlaneAgents;
 import cp.tools.mcp.McpSettings;
 import cp.tools.registry.JavaToolPath;
 import cp.worker.codec.PayloadKey;
+import cp.observability.SecretMasker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -176,6 +177,15 @@ public record PlaneConfig(
   public PlaneConfig withLedgers(LedgerSettings other) {
     return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
         tls, payloadKey, resourcesDir, env, extensions);
+  }
+
+  /**
+   * A masker for this process's secrets (issue 20 §1): the values of its secret variables
+   * ({@link SecretMasker#fromEnv}) and the common secret patterns. Each call builds a new one; a
+   * process keeps the one it built (and registers later secrets, e.g. an MCP server's, on it).
+   */
+  public SecretMasker secretMasker() {
+    return SecretMasker.fromEnv(env);
   }
 
   /** The embedded service (no TEMPORAL_ADDRESS) or a real one. */

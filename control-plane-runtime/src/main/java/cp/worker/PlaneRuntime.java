@@ -19,13 +19,14 @@ import cp.gateway.OfflineProvider;
 import cp.gateway.OutputValidator;
 import cp.gateway.ProviderFactory;
 import cp.faults.FaultHook;
-import cp.faults.FaultPoints;
 import cp.ledger.AppendObserver;
 import cp.ledger.LedgerHooks;
 import cp.ledger.LedgerSettings;
 import cp.ledger.Ledgers;
 import cp.observability.Telemetry;
 import cp.ledger.PlaneLayout;
+import cp.observability.SecretMasker;
+import cp.observability.Telemetry;
 import cp.contracts.ResourceSource;
 import cp.tools.IntegrityGates;
 import cp.tools.ToolDispatcher;
@@ -51,14 +52,18 @@ public final class PlaneRuntime implements AutoCloseable {
   private final LlmProvider provider;
   private final ToolExecutor tools;
   private final Clock clock;
+  private final SecretMasker masker;
+  private final ProcessServices services;
   private final Object[] activities;
   /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
   private final PlaneAgents agents;
 
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock, PlaneAgents agents) {
+      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents) {
     this.agents = agents;
     this.config = config;
+    this.masker = masker;
+    this.services = services;
     this.catalog = catalog;
     this.ledgers = ledgers;
     this.provider = provider;
@@ -76,17 +81,25 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public Object[] activities(ActivityContextSource context) {
     String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
+    Telemetry telemetry = services.telemetry();
     return new Object[] {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
-            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context),
-        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock), context),
-        new SessionActivitiesImpl(catalog, ledgers, context), new cp.activities.ApprovalActivitiesImpl(ledgers),
+            new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context,
+            telemetry, services.faults()),
+        new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
+            telemetry),
+        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers),
         new cp.activities.CatalogActivitiesImpl(catalog)};
   }
 
-  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools. */
+  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools, reporting nothing. */
   public static PlaneRuntime open(PlaneConfig config) {
-    return open(config, PlaneRuntime::builtinTools);
+    return open(config, ProcessServices.NONE);
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects and the built-in tools, for {@code services}. */
+  public static PlaneRuntime open(PlaneConfig config, ProcessServices services) {
+    return open(config, PlaneRuntime::builtinTools, services);
   }
 
   /**
@@ -102,10 +115,15 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /** Builds the runtime for {@code config} with the provider it selects. */
   public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools) {
+    return open(config, tools, ProcessServices.NONE);
+  }
+
+  /** Builds the runtime for {@code config} with the provider it selects and {@code tools}, for {@code services}. */
+  public static PlaneRuntime open(PlaneConfig config, Function<Deps, ToolExecutor> tools, ProcessServices services) {
     // The offline model checks a "call <tool> {json}" against the tool's schema with the catalog's engine.
     SchemaValidator schemas = new SchemaValidator();
     LlmProvider provider = new ProviderFactory(() -> new OfflineProvider(schemas::validate)).create(config.provider());
-    return open(config, provider, tools, Clock.systemUTC());
+    return open(config, provider, tools, Clock.systemUTC(), services);
   }
 
   /**
@@ -115,6 +133,16 @@ public final class PlaneRuntime implements AutoCloseable {
    */
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock) {
+    return open(config, provider, tools, clock, ProcessServices.NONE);
+  }
+
+  /**
+   * Builds the runtime with an explicit provider, reporting to {@code services}' telemetry and
+   * passing its fault hook to the activities.
+   */
+  public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
+      Clock clock, ProcessServices services) {
+    SecretMasker masker = services.masker() != null ? services.masker() : config.secretMasker();
     PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
     Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
     try {
@@ -125,9 +153,13 @@ public final class PlaneRuntime implements AutoCloseable {
       }
       throw e;
     }
+    if (agents != null) {
+      ServerSecrets.register(masker, agents.definitions().servers());
+      AgentProviders.registerKeys(masker, agents.modelRoutes());
+    }
     Ledgers ledgers;
     try {
-      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), withProcessHooks(config.ledgers()));
+      ledgers = new Ledgers(new PlaneLayout(config.ensureHome()), withProcessHooks(config.ledgers(), services), masker);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
@@ -146,11 +178,11 @@ public final class PlaneRuntime implements AutoCloseable {
     Gateway gateway = new Gateway(providers.providers(), ledgers.hot(),
         new GatewayConfig(provider.id(), providers.prices()), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
-        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock));
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, agents);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
   }
 
   /**
@@ -158,28 +190,14 @@ public final class PlaneRuntime implements AutoCloseable {
    * reported to its telemetry's metrics, and its fault hook ({@code CP_FAULT_PAUSE}, test classpath
    * only). The ledger store itself never reaches for either (issue 21).
    */
-  static LedgerSettings withProcessHooks(LedgerSettings settings) {
+  static LedgerSettings withProcessHooks(LedgerSettings settings, ProcessServices services) {
     LedgerHooks hooks = settings.hooks();
     if (hooks.observer() == AppendObserver.NONE) {
-      hooks = hooks.withObserver((tier, store, nanos) -> Telemetry.current().metrics().ledgerAppend(tier, store, nanos));
+      Telemetry telemetry = services.telemetry();
+      hooks = hooks.withObserver((tier, store, nanos) -> telemetry.metrics().ledgerAppend(tier, store, nanos));
     }
     if (hooks.faults() == FaultHook.NONE) {
-      hooks = hooks.withFaults(new FaultHook() {
-        @Override
-        public void at(String point) {
-          FaultPoints.at(point);
-        }
-
-        @Override
-        public boolean armed(String point) {
-          return FaultPoints.armed(point);
-        }
-
-        @Override
-        public void pause(String point) {
-          FaultPoints.pause(point);
-        }
-      });
+      hooks = hooks.withFaults(services.faults());
     }
     return settings.withHooks(hooks);
   }
@@ -205,6 +223,20 @@ public final class PlaneRuntime implements AutoCloseable {
 
   public PlaneConfig config() {
     return config;
+  }
+
+  /**
+   * The masker every ledger entry of this runtime passes ({@link cp.ledger.MaskingLedgerStore}):
+   * the process's configured secrets and the common patterns. Register a secret learned later (an
+   * MCP server's env or header value) here, and it is masked from then on.
+   */
+  public SecretMasker masker() {
+    return masker;
+  }
+
+  /** The telemetry and fault hook this runtime was built with. */
+  public ProcessServices services() {
+    return services;
   }
 
   public Catalog catalog() {

@@ -59,12 +59,16 @@ public final class TemporalConnection implements AutoCloseable {
     this.testServer = embedded != null || probeTestServer();
   }
 
-  /**
-   * Connects with the process's {@link Telemetry#current() telemetry}: its tracing interceptor on
-   * the client, its registry behind the SDK's metrics.
-   */
+  /** Connects without telemetry ({@link Telemetry#NOOP}). */
   public static TemporalConnection open(PlaneConfig config) {
-    Telemetry telemetry = Telemetry.current();
+    return open(config, Telemetry.NOOP);
+  }
+
+  /**
+   * Connects with {@code telemetry}: its tracing interceptor on the client (and on the workers built
+   * on this connection), its registry behind the SDK's metrics.
+   */
+  public static TemporalConnection open(PlaneConfig config, Telemetry telemetry) {
     Scope scope = TemporalTelemetry.metricsScope(telemetry);
     if (config.embedded()) {
       EmbeddedTemporal e = EmbeddedTemporal.inProcess(scope);

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import cp.observability.SecretMasker;
 
 /**
  * Every option the worker gives Temporal, built from {@link WorkerSettings} in one place:
@@ -100,7 +101,10 @@ public final class TemporalOptions {
    * worker of an in-process service (see {@link PlaneWorker#startSoleWorker}).
    */
   public static WorkerOptions workerOptions(boolean stickyOff, String role) {
-    WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role));
+    // Heartbeats go on while a stopping worker drains (issue 20 §3): without them the SDK fails the
+    // heartbeat of a running LLM call at once, the call is cancelled, and the next worker pays for it again.
+    WorkerOptions.Builder b = WorkerOptions.newBuilder().setIdentity(identity(role))
+        .setAllowActivityHeartbeatDuringShutdown(true);
     if (stickyOff) {
       b.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }
@@ -118,7 +122,7 @@ public final class TemporalOptions {
    * {@link #dataConverter(Optional)}).
    */
   public static DataConverter dataConverter(PlaneConfig config) {
-    return dataConverter(config.payloadKey());
+    return dataConverter(config.payloadKey(), config.secretMasker());
   }
 
   /**
@@ -128,12 +132,18 @@ public final class TemporalOptions {
    * answers, failure details) is sealed with AES-256-GCM, and failure messages and stack traces
    * move into an encrypted attribute too, since they can quote a prompt. Without one, payloads
    * stay plain JSON and an encrypted payload met on decode fails with a message naming the key
-   * id it needs. Every party that reads a history must use the same key.
+   * id it needs. Every party that reads a history must use the same key. Failure messages and
+   * stack traces are masked first ({@link MaskingFailureConverter}: the common secret patterns).
    */
   public static DataConverter dataConverter(Optional<PayloadKey> key) {
+    return dataConverter(key, new SecretMasker());
+  }
+
+  /** {@link #dataConverter(Optional)} whose failures are masked with {@code masker} (the process's secrets). */
+  public static DataConverter dataConverter(Optional<PayloadKey> key, SecretMasker masker) {
     DataConverter json = DefaultDataConverter.newDefaultInstance()
         .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(Json.newMapper()))
-        .withFailureConverter(new RefusalFailureConverter());
+        .withFailureConverter(new MaskingFailureConverter(new RefusalFailureConverter(), masker));
     if (key.isPresent()) {
       return new CodecDataConverter(json, List.of(new AesGcmPayloadCodec(key.get())), true);
     }

@@ -200,14 +200,20 @@ public final class TemporalTelemetry {
         : new WorkflowClientInterceptor[0];
   }
 
-  /** The worker's interceptors: tracing when on, turn metrics when a registry is. */
+  /**
+   * The worker's interceptors: tracing when on, then the turn observer ({@link TurnObserver}: the
+   * invoke_agent span and the turn metrics) when anything is reported. The SDK wraps each
+   * interceptor around the ones before it in the list, so the observer comes first: inside the
+   * tracing interceptor, where the client's Update is the current span and becomes invoke_agent's
+   * parent.
+   */
   static List<WorkerInterceptor> workerInterceptors(Telemetry t) {
     List<WorkerInterceptor> out = new ArrayList<>();
+    if (t.enabled()) {
+      out.add(new TurnObserver(t));
+    }
     if (t.tracing()) {
       out.add(new OpenTracingWorkerInterceptor(tracingOptions(t)));
-    }
-    if (t.metrics().enabled()) {
-      out.add(new TurnMetrics(t));
     }
     return out;
   }
@@ -219,44 +225,5 @@ public final class TemporalTelemetry {
     }
     return new RootScopeBuilder().reporter(new MicrometerClientStatsReporter(t.metrics().registry()))
         .reportEvery(REPORT_EVERY);
-  }
-
-  /** Counts each answered turn by agent class and outcome, with its latency, when SessionWorkflow's Update returns. */
-  static final class TurnMetrics extends WorkerInterceptorBase {
-    private final Telemetry telemetry;
-
-    TurnMetrics(Telemetry telemetry) {
-      this.telemetry = telemetry;
-    }
-
-    @Override
-    public WorkflowInboundCallsInterceptor interceptWorkflow(WorkflowInboundCallsInterceptor next) {
-      return new WorkflowInboundCallsInterceptorBase(next) {
-        private String agentClass;
-
-        @Override
-        public WorkflowOutput execute(WorkflowInput input) {
-          Object[] args = input.getArguments();
-          if (args != null && args.length > 0 && args[0] instanceof SessionInput s) {
-            agentClass = s.agentClass();
-          }
-          return super.execute(input);
-        }
-
-        @Override
-        public UpdateOutput executeUpdate(UpdateInput input) {
-          if (!SessionWorkflow.TURN.equals(input.getUpdateName())) {
-            return super.executeUpdate(input);
-          }
-          long started = Workflow.currentTimeMillis();
-          UpdateOutput out = super.executeUpdate(input);
-          if (!WorkflowUnsafe.isReplaying() && out.getResult() instanceof TurnResult r) {
-            telemetry.metrics().turn(agentClass, r.outcome(),
-                TimeUnit.MILLISECONDS.toNanos(Workflow.currentTimeMillis() - started));
-          }
-          return out;
-        }
-      };
-    }
   }
 }

@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Fault points are inert unless CP_FAULT_PAUSE names them, and then pause exactly once. */
@@ -21,31 +20,26 @@ class FaultPointsTest {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
-  @AfterEach
-  void off() {
-    FaultPoints.disable();
-  }
-
   private String printed() {
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
   @Test
   void withoutTheVariable_pointsAreInertAndSilent() {
-    FaultPoints.configure(Map.of(), out);
+    FaultHook hook = FaultPoints.hookFor(Map.of(), out, out);
 
-    FaultPoints.at(FaultPoints.TOOL_CALL);
-    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")));
+    hook.at(FaultPoints.TOOL_CALL);
+    assertFalse(hook.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")));
     assertEquals("", printed());
   }
 
   @Test
   void none_tracesEveryPointWithoutPausing() {
-    FaultPoints.configure(Map.of(FaultPoints.ENV, FaultPoints.NONE), out);
+    FaultHook hook = FaultPoints.hookFor(Map.of(FaultPoints.ENV, FaultPoints.NONE), out, out);
 
-    FaultPoints.at(FaultPoints.TOOL_CALL);
-    FaultPoints.at(FaultPoints.TOOL_CALL);
-    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, "TOOL_CALL")));
+    hook.at(FaultPoints.TOOL_CALL);
+    hook.at(FaultPoints.TOOL_CALL);
+    assertFalse(hook.armed(FaultPoints.of(FaultPoints.LEDGER_WRITTEN, "TOOL_CALL")));
 
     assertEquals(2, printed().lines().filter("cp-fault: at tool-call"::equals).count(), printed());
     assertTrue(printed().contains("cp-fault: at ledger-written:TOOL_CALL"), printed());
@@ -54,17 +48,17 @@ class FaultPointsTest {
 
   @Test
   void aNamedPoint_isArmedOnceOnly() {
-    FaultPoints.configure(Map.of(FaultPoints.ENV, "ledger-torn:LLM_CALL"), out);
+    FaultHook hook = FaultPoints.hookFor(Map.of(FaultPoints.ENV, "ledger-torn:LLM_CALL"), out, out);
 
-    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "TOOL_CALL")), "another event type");
-    assertTrue(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")));
-    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")), "a second arrival");
+    assertFalse(hook.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "TOOL_CALL")), "another event type");
+    assertTrue(hook.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")));
+    assertFalse(hook.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "LLM_CALL")), "a second arrival");
   }
 
   @Test
   void reachingAPausePoint_printsTheMarkerAndBlocksThatThread() throws Exception {
-    FaultPoints.configure(Map.of(FaultPoints.ENV, FaultPoints.ATTENTION), out);
-    Thread t = new Thread(() -> FaultPoints.at(FaultPoints.ATTENTION), "paused-by-test");
+    FaultHook hook = FaultPoints.hookFor(Map.of(FaultPoints.ENV, FaultPoints.ATTENTION), out, out);
+    Thread t = new Thread(() -> hook.at(FaultPoints.ATTENTION), "paused-by-test");
     t.setDaemon(true);
     t.start();
 
@@ -82,7 +76,7 @@ class FaultPointsTest {
   @Test
   void anUnknownPoint_isRefusedNamingTheVariable() {
     var e = assertThrows(IllegalArgumentException.class,
-        () -> FaultPoints.configure(Map.of(FaultPoints.ENV, "tool-cal"), out));
+        () -> FaultPoints.hookFor(Map.of(FaultPoints.ENV, "tool-cal"), out, out));
     assertTrue(e.getMessage().startsWith("CP_FAULT_PAUSE='tool-cal'"), e.getMessage());
     assertTrue(e.getMessage().contains("tool-call, attention"), e.getMessage());
   }
@@ -92,36 +86,15 @@ class FaultPointsTest {
     ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
 
-    FaultPoints.configure(Map.of(FaultPoints.ENV, FaultPoints.TOOL_CALL), out, err, java.util.List.of());
+    FaultHook hook = FaultPoints.hookFor(Map.of(FaultPoints.ENV, FaultPoints.TOOL_CALL), out, err, java.util.List.of());
 
-    FaultPoints.at(FaultPoints.TOOL_CALL); // would block this thread for good with a hook
-    assertFalse(FaultPoints.armed(FaultPoints.TOOL_CALL));
+    assertEquals(FaultHook.NONE, hook);
+    hook.at(FaultPoints.TOOL_CALL); // would block this thread for good with a hook
+    assertFalse(hook.armed(FaultPoints.TOOL_CALL));
     assertEquals("", printed());
     assertEquals(FaultPoints.NOT_IN_THIS_BUILD + System.lineSeparator(), errBytes.toString(StandardCharsets.UTF_8));
     assertTrue(FaultPoints.NOT_IN_THIS_BUILD.contains("CP_FAULT_PAUSE")
         && FaultPoints.NOT_IN_THIS_BUILD.contains("no fault injection"));
-  }
-
-  @Test
-  void anInstalledHook_hearsEveryPointTheProductPasses() {
-    java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-    FaultPoints.install(new FaultHook() {
-      @Override
-      public void at(String point) {
-        heard.add("at " + point);
-      }
-
-      @Override
-      public boolean armed(String point) {
-        heard.add("armed " + point);
-        return false;
-      }
-    });
-
-    FaultPoints.at(FaultPoints.ATTENTION);
-    assertFalse(FaultPoints.armed(FaultPoints.of(FaultPoints.LEDGER_TORN, "llm_call")));
-
-    assertEquals(java.util.List.of("at attention", "armed ledger-torn:LLM_CALL"), heard);
   }
 
   /** The environment-driven hook is test code: the product's classes hold only the no-op seam. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.faults.FaultHook;
-import cp.faults.FaultPoints;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +25,6 @@ class LedgerHooksTest {
   private StoreFixture fixture;
   private final List<String> observed = new CopyOnWriteArrayList<>();
   private final List<String> points = new CopyOnWriteArrayList<>();
-  private final List<String> staticPoints = new CopyOnWriteArrayList<>();
 
   static Stream<String> stores() {
     return Stream.of("jsonl", "postgresql");
@@ -34,7 +32,6 @@ class LedgerHooksTest {
 
   @AfterEach
   void close() {
-    FaultPoints.disable();
     if (fixture != null) {
       fixture.close();
     }
@@ -47,13 +44,7 @@ class LedgerHooksTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("stores")
-  void appends_reachTheHooksTheStoreWasGiven_notTheProcessWideOnes(String kind) {
-    FaultPoints.install(new FaultHook() {
-      @Override
-      public void at(String point) {
-        staticPoints.add(point);
-      }
-    });
+  void appends_reachTheHooksTheStoreWasGiven(String kind) {
     LedgerHooks hooks = LedgerHooks.NONE.withObserver((tier, store, nanos) -> observed.add(tier + "/" + store
         + (nanos > 0 ? "" : " no time"))).withFaults(new FaultHook() {
           @Override
@@ -69,7 +60,6 @@ class LedgerHooksTest {
       String label = kind.equals("jsonl") ? "file" : "postgresql";
       assertEquals(List.of("hot/" + label), observed);
       assertEquals(List.of("ledger-written:EXCHANGE"), points);
-      assertEquals(List.of(), staticPoints, "the process-wide fault hook is never consulted by the ledger");
 
       assertTrue(a.written());
       assertEquals(hot.byId(a.entryId()).orElseThrow().hash(), a.hash(), "append returns the entry's chain hash");

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * step's system prompt; its output_schema is structured output the quality gate retries for.
  */
 class AgentModelEndToEndTest {
-  static final String KEY = "sk-local-0123456789abcdefXYZ";
+  /** No common key prefix (sk-, ...): only its registration with the masker can hide it. */
+  static final String KEY = "local-model-key-0123456789abcdefXYZ";
   @TempDir Path tmp;
   @StartStop final MockWebServer local = new MockWebServer();
 
@@ -114,6 +115,8 @@ class AgentModelEndToEndTest {
       assertEquals("offline", adminExchange.metaText("provider_id"), "ADMIN keeps the worker's provider");
       assertEquals(2, model.synthesize.get(), "ADMIN's turn did not reach the agent's server");
 
+      assertFalse(plane.runtime.masker().mask("the key is " + KEY).contains(KEY),
+          "the key of api_key_env is registered with the worker's masker (logs, spans, ledgers, CLI output)");
       try (Stream<Path> files = Files.walk(tmp.resolve("home"))) {
         for (Path f : files.filter(Files::isRegularFile).toList()) {
           assertFalse(Files.readString(f).contains(KEY), "the key is in " + f);

@@ -47,17 +47,16 @@ class ChatSpanTest {
 
   @AfterEach
   void stop() {
-    Telemetry.current().close();
     sdk.close();
     h.verifyChainAndClose();
   }
 
   @Test
   void aFailedRoundTrip_isAnErrorSpanWithTheFailureCode_pointingAtTheErrorExchange_withoutTheMessage() {
-    Telemetry.install(Telemetry.of(sdk, registry, false));
+    Gateway gateway = h.gatewayWith(h.provider, Telemetry.of(sdk, registry, false));
     String secret = "sk-echoed-back-by-the-provider";
     h.provider.fails(providerError(ProviderErrorKind.SERVER_ERROR, 500, null, "upstream said " + secret));
-    h.routeFailing(request());
+    org.junit.jupiter.api.Assertions.assertThrows(GatewayException.class, () -> gateway.route(request().build()));
 
     SpanData s = only();
     assertEquals(SpanKind.CLIENT, s.getKind());
@@ -72,9 +71,9 @@ class ChatSpanTest {
 
   @Test
   void promptAndResponseText_areOnTheSpanOnlyWithTheOptIn() {
-    Telemetry.install(Telemetry.of(sdk, null, false));
+    Gateway plainGateway = h.gatewayWith(h.provider, Telemetry.of(sdk, null, false));
     h.provider.answers(reply("{\"response_text\":\"three packages\"}"));
-    h.gateway.route(request().build());
+    plainGateway.route(request().build());
     SpanData plain = only();
     assertNull(plain.getAttributes().get(PlaneSpans.INPUT_MESSAGES));
     assertNull(plain.getAttributes().get(PlaneSpans.OUTPUT_MESSAGES));
@@ -84,10 +83,9 @@ class ChatSpanTest {
     assertTrue(plain.getName().startsWith("chat"), plain.getName());
 
     spans.reset();
-    Telemetry.current().close();
-    Telemetry.install(Telemetry.of(sdk, null, true));
+    Gateway capturing = h.gatewayWith(h.provider, Telemetry.of(sdk, null, true));
     h.provider.answers(reply("{\"response_text\":\"three packages\"}"));
-    h.gateway.route(request().build());
+    capturing.route(request().build());
     SpanData captured = only();
     assertTrue(captured.getAttributes().get(PlaneSpans.INPUT_MESSAGES).contains(GatewayHarness.QUESTION));
     assertTrue(captured.getAttributes().get(PlaneSpans.OUTPUT_MESSAGES).contains("three packages"));
@@ -95,9 +93,8 @@ class ChatSpanTest {
 
   @Test
   void withTelemetryOff_nothingIsRecordedAndTheRouteIsUnchanged() {
-    Telemetry.install(Telemetry.NOOP);
     h.provider.answers(reply("{\"response_text\":\"x\"}"));
-    h.gateway.route(request().build());
+    h.gateway.route(request().build()); // the harness's gateway: Telemetry.NOOP
     assertEquals(List.of(), spans.getFinishedSpanItems());
     assertTrue(registry.getMeters().isEmpty());
   }

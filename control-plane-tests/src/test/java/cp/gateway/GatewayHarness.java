@@ -92,8 +92,14 @@ final class GatewayHarness {
 
   /** Another gateway on the same ledger and clocks, in front of {@code p}. */
   Gateway gatewayWith(LlmProvider p) {
+    return gatewayWith(p, cp.observability.Telemetry.NOOP);
+  }
+
+  /** Another gateway on the same ledger and clocks, in front of {@code p}, reporting to {@code telemetry}. */
+  Gateway gatewayWith(LlmProvider p, cp.observability.Telemetry telemetry) {
     return new Gateway(List.of(p), ledger, new GatewayConfig(p.id(), Map.of(PROVIDER, PRICE)), REQUIRED_FIELDS,
-        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool);
+        id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool,
+        telemetry);
   }
 
   void verifyChainAndClose() {

@@ -63,6 +63,17 @@ public final class PlaneFixture implements AutoCloseable {
     return start(config, PlaneRuntime.open(config, tools));
   }
 
+  /** A plane whose provider is the one {@code env} selects, reporting to {@code services}' telemetry. */
+  public static PlaneFixture start(Map<String, String> env, ProcessServices services,
+      Function<PlaneRuntime.Deps, ToolExecutor> tools) {
+    PlaneConfig config = PlaneConfig.fromEnv(env);
+    PlaneRuntime runtime = PlaneRuntime.open(config, tools, services);
+    TemporalConnection conn = TemporalConnection.open(config, services.telemetry());
+    conn.ensureSearchAttributes();
+    PlaneWorker worker = PlaneWorker.start(conn, runtime, "test");
+    return new PlaneFixture(config, runtime, conn, worker);
+  }
+
   /** A plane with an explicit provider (a scripted or offline one). */
   public static PlaneFixture start(Map<String, String> env, LlmProvider provider,
       Function<PlaneRuntime.Deps, ToolExecutor> tools) {

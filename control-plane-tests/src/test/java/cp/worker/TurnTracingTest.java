@@ -12,6 +12,7 @@ import cp.model.Json;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.observability.PlaneSpans;
+import cp.observability.SecretMasker;
 import cp.observability.Telemetry;
 import cp.tools.ToolResult;
 import cp.workflows.SessionWorkflowImpl;
@@ -73,7 +74,6 @@ class TurnTracingTest {
 
   @AfterEach
   void uninstall() {
-    Telemetry.current().close();
     sdk.close();
   }
 
@@ -115,7 +115,8 @@ class TurnTracingTest {
     Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of("CP_PROVIDER", "anthropic",
         "ANTHROPIC_API_KEY", canaryKey, "ANTHROPIC_BASE_URL", anthropic.url("/").toString())));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Telemetry.install(Telemetry.of(sdk, registry, false));
+    // The production path: spans leave through the sanitizing exporter, the telemetry is passed in.
+    Telemetry telemetry = Telemetry.exportingTo(spans, registry, false, SecretMasker.fromEnv(env));
     PlaneConfig config = PlaneConfig.fromEnv(env);
     TurnResult result;
     String sid;
@@ -124,9 +125,10 @@ class TurnTracingTest {
     List<LedgerEntry> exchanges;
     List<LedgerEntry> toolCalls;
     Map<String, LedgerEntry> byId = new HashMap<>();
-    try (PlaneRuntime runtime = PlaneRuntime.open(config,
-        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0\ncp-tools 1.0.0"));
-        TemporalConnection conn = TemporalConnection.open(config)) {
+    try (telemetry; PlaneRuntime runtime = PlaneRuntime.open(config,
+        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0\ncp-tools 1.0.0"),
+        ProcessServices.of(telemetry));
+        TemporalConnection conn = TemporalConnection.open(config, telemetry)) {
       conn.ensureSearchAttributes();
       try (PlaneWorker worker = PlaneWorker.start(conn, runtime, "test",
           WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build())) {
@@ -195,7 +197,47 @@ class TurnTracingTest {
       assertEquals(e.hash(), a.get(PlaneSpans.LEDGER_HASH), "the chat span's hash is its EXCHANGE's");
       assertEquals(e.metaText("wo_id") != null ? e.metaText("wo_id") : e.workOrderId(), a.get(PlaneSpans.WO_ID));
     }
-    assertTrue(chats.stream().anyMatch(c -> c.getAttributes().get(PlaneSpans.FINISH_REASONS).contains("tool_use")));
+    // Finish reasons in the conventions' words (tool_call), one mapping from ours (tool_use).
+    assertTrue(chats.stream().anyMatch(c -> c.getAttributes().get(PlaneSpans.FINISH_REASONS).contains("tool_call")));
+    assertTrue(chats.stream().noneMatch(c -> c.getAttributes().get(PlaneSpans.FINISH_REASONS).contains("tool_use")));
+    // Issue 20 §3: the provider's response id, the session as the conversation, the server it went to.
+    assertEquals(Set.of("msg_1", "msg_2"), chats.stream().map(c -> c.getAttributes().get(PlaneSpans.RESPONSE_ID))
+        .collect(Collectors.toSet()));
+    for (SpanData c : chats) {
+      assertEquals(sid, c.getAttributes().get(PlaneSpans.CONVERSATION_ID));
+      assertEquals(anthropic.getHostName(), c.getAttributes().get(PlaneSpans.SERVER_ADDRESS));
+      assertEquals((long) anthropic.getPort(), c.getAttributes().get(PlaneSpans.SERVER_PORT));
+    }
+    // Tokens are counted once: on the chat spans, not again on the work-order spans.
+    long spanTokens = turn.stream().mapToLong(x -> java.util.Optional.ofNullable(x.getAttributes()
+        .get(PlaneSpans.INPUT_TOKENS)).orElse(0L)).sum();
+    assertEquals(exchanges.stream().mapToLong(e -> e.meta("input_tokens").asLong()).sum(), spanTokens,
+        "gen_ai.usage.input_tokens summed over the trace = the EXCHANGEs' input tokens");
+
+    // One invoke_agent span per turn, the turn's work under it, under the client's Update.
+    List<SpanData> agents = turn.stream().filter(x -> PlaneSpans.INVOKE_AGENT.equals(x.getAttributes()
+        .get(PlaneSpans.OPERATION))).toList();
+    assertEquals(1, agents.size(), names);
+    SpanData agent = agents.get(0);
+    assertEquals("invoke_agent ADMIN", agent.getName());
+    assertEquals("ADMIN", agent.getAttributes().get(PlaneSpans.AGENT_NAME));
+    assertEquals(sid, agent.getAttributes().get(PlaneSpans.CONVERSATION_ID));
+    Map<String, SpanData> bySpanId = turn.stream().collect(Collectors.toMap(SpanData::getSpanId, x -> x));
+    for (SpanData c : chats) {
+      SpanData up = c;
+      while (up != null && up != agent) {
+        up = bySpanId.get(up.getParentSpanId());
+      }
+      assertEquals(agent, up, "chat span " + c.getSpanId() + " hangs under invoke_agent:\n  " + names);
+    }
+    assertTrue(registry.find(cp.observability.PlaneMetrics.GENAI_TOKEN_USAGE).tag("gen_ai.token.type", "input")
+        .summary().totalAmount() > 0);
+    assertEquals(3, registry.find(cp.observability.PlaneMetrics.GENAI_OPERATION_DURATION).timer().count());
+    // No span carries error text: no exception message or stack trace anywhere.
+    for (SpanData x : turn) {
+      x.getEvents().forEach(ev -> assertTrue(ev.getAttributes().get(io.opentelemetry.api.common.AttributeKey
+          .stringKey("exception.message")) == null, x.getName() + ": " + ev));
+    }
 
     // execute_tool: the TOOL_CALL it wrote.
     List<SpanData> tools = turn.stream().filter(s -> s.getName().startsWith("execute_tool ")).toList();
@@ -226,7 +268,7 @@ class TurnTracingTest {
 
     // Replaying the recorded histories with the same interceptors emits nothing.
     spans.reset();
-    Telemetry replaying = Telemetry.install(Telemetry.of(sdk, null, false));
+    Telemetry replaying = Telemetry.of(sdk, null, false);
     try (TestWorkflowEnvironment testEnv = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
         .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setDataConverter(TemporalOptions.dataConverter())
             .setInterceptors(TemporalTelemetry.clientInterceptors(replaying)).build())

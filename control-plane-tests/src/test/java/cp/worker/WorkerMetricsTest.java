@@ -9,7 +9,6 @@ import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.observability.Telemetry;
 import cp.tools.ToolResult;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,7 +27,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,10 +43,6 @@ class WorkerMetricsTest {
   @TempDir Path home;
   @StartStop final MockWebServer anthropic = new MockWebServer();
 
-  @AfterEach
-  void uninstall() {
-    Telemetry.current().close();
-  }
 
   @Test
   void aScrapeAfterTwoTurns_showsTheCountersMovedByWhatTheLedgersRecorded() throws Exception {
@@ -57,16 +51,17 @@ class WorkerMetricsTest {
         "ANTHROPIC_API_KEY", canaryKey, "ANTHROPIC_BASE_URL", anthropic.url("/").toString(),
         // One dollar per input token, two per output token: the cost counter is then exact.
         "CP_PRICE_INPUT_PER_MTOK", "1000000", "CP_PRICE_OUTPUT_PER_MTOK", "2000000")));
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Telemetry.install(Telemetry.fromEnv(env, registry));
+    PrometheusMeterRegistry registry = MetricsRegistries.prometheus();
+    Telemetry telemetry = Telemetry.fromEnv(env, registry);
     String sid;
     String before;
     String after;
     List<LedgerEntry> exchanges;
     long hotAppendsAtLeast;
-    try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry);
-        PlaneFixture plane = PlaneFixture.start(env, deps -> (agent, session, tool, args, allowed) ->
-            ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0"))) {
+    try (telemetry; MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry,
+        () -> new cp.worker.Readiness.Status(true, java.util.List.of()));
+        PlaneFixture plane = PlaneFixture.start(env, ProcessServices.of(telemetry),
+            deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("cp-core 1.0.0\ncp-gateway 1.0.0"))) {
       URI uri = URI.create("http://127.0.0.1:" + server.address().getPort() + MetricsServer.PATH);
       sid = plane.client.startSession("ADMIN");
       before = scrape(uri);
@@ -102,7 +97,7 @@ class WorkerMetricsTest {
     assertEquals((double) out, value(after, "cp_llm_tokens_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\",type=\"output\"}"));
     assertEquals((double) (in + 2 * out), value(after, "cp_llm_cost_usd_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\"}"),
         1e-6);
-    assertEquals(2.0, value(after, "cp_tool_calls_total{status=\"ok\",tool=\"list_packages\"}"));
+    assertEquals(2.0, value(after, "cp_tool_calls_total{origin=\"builtin\",status=\"ok\",tool=\"list_packages\"}"));
     assertEquals(0.0, value(after, "cp_circuit_breaker_state{provider=\"anthropic\"}"));
     assertTrue(value(after, "cp_ledger_append_seconds_count{store=\"file\",tier=\"hot\"}") >= hotAppendsAtLeast - 0.5,
         "every HOT entry was an append");
@@ -114,6 +109,25 @@ class WorkerMetricsTest {
     assertEquals(0.0, value(after, "cp_quality_gate_rejections_total{agent_class=\"ADMIN\"}"));
     assertEquals(0.0, value(after, "cp_degradations_total{agent_class=\"ADMIN\"}"));
 
+    // Issue 20 §3: the GenAI conventions' metrics, the JVM's and the process's, Temporal's labels bounded.
+    assertTrue(value(after, "gen_ai_client_token_usage_sum{gen_ai_operation_name=\"chat\",gen_ai_provider_name="
+        + "\"anthropic\",gen_ai_response_model=\"claude-sonnet-4-5\",gen_ai_token_type=\"input\"}") == (double) in, after);
+    assertTrue(after.contains("gen_ai_client_operation_duration_seconds_bucket{"), after);
+    assertTrue(after.lines().anyMatch(l -> l.startsWith("jvm_memory_used_bytes{")), "jvm_ metrics");
+    assertTrue(after.lines().anyMatch(l -> l.startsWith("process_cpu_usage") || l.startsWith("process_uptime_seconds")),
+        "process_ metrics");
+    for (String line : after.lines().filter(l -> l.startsWith("temporal_")).toList()) {
+      int open = line.indexOf('{');
+      if (open > 0) {
+        String labels = line.substring(open + 1, line.indexOf('}'));
+        for (String kv : labels.split(",(?=[a-z_]+=\")")) {
+          String key = kv.substring(0, kv.indexOf('='));
+          assertTrue(MetricsRegistries.TEMPORAL_TAGS.contains(key) || key.equals("le") || key.equals("quantile"),
+              "a bounded label: " + line);
+          assertFalse(kv.endsWith("=\"none\""), "no label that does not apply: " + line);
+        }
+      }
+    }
     assertFalse(after.contains(sid.substring(4)), "no label carries the session id");
     assertFalse(after.contains(canaryKey) || after.contains(hex), "no key and no user text in the metrics");
   }

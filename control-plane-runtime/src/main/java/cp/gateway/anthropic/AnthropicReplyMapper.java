@@ -52,10 +52,10 @@ final class AnthropicReplyMapper {
       log.warn("{} reply from model {} carried no usage; token counts are estimated at {} chars/token",
           AnthropicProvider.ID, model, TokenEstimate.CHARS_PER_TOKEN);
       return new ProviderReply(content, TokenEstimate.ofPrompt(request), TokenEstimate.ofContent(content),
-          model, finish, true);
+          model, finish, true).withResponseId(wire.id());
     }
     long input = u.inputTokens() + orZero(u.cacheCreationInputTokens()) + orZero(u.cacheReadInputTokens());
-    return new ProviderReply(content, input, u.outputTokens(), model, finish, false);
+    return new ProviderReply(content, input, u.outputTokens(), model, finish, false).withResponseId(wire.id());
   }
 
   /** end_turn, stop_sequence, refusal, pause_turn -> stop; max_tokens, context window -> length. */

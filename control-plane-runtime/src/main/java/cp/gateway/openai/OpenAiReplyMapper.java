@@ -57,9 +57,10 @@ final class OpenAiReplyMapper {
       log.warn("{} reply from model {} carried no usage; token counts are estimated at {} chars/token",
           OpenAiProvider.ID, model, TokenEstimate.CHARS_PER_TOKEN);
       return new ProviderReply(content, TokenEstimate.ofPrompt(request), TokenEstimate.ofContent(content),
-          model, finish, true);
+          model, finish, true).withResponseId(wire.id());
     }
-    return new ProviderReply(content, u.promptTokens(), u.completionTokens(), model, finish, false);
+    return new ProviderReply(content, u.promptTokens(), u.completionTokens(), model, finish, false)
+        .withResponseId(wire.id());
   }
 
   /** stop, content_filter -> stop; length -> length; tool_calls, function_call -> tool_use. */

@@ -1,0 +1,33 @@
+package cp.worker;
+
+import cp.observability.SecretMasker;
+import cp.tools.mcp.McpServerSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Registers the secrets a worker hands its MCP servers (issue 20 §1: the masker is open for them):
+ * a stdio server's environment values and an HTTP server's header values whose names look secret
+ * ({@link SecretMasker#looksSecretName}: {@code GITHUB_TOKEN}, {@code Authorization},
+ * {@code X-Api-Key}). Values are as resolved from {@code ${NAME}} references, so a key a definition
+ * takes from any variable is masked too. Other values ({@code DEBUG=1}, {@code Accept}) are not
+ * secrets and are left alone.
+ */
+final class ServerSecrets {
+  private ServerSecrets() {}
+
+  /** Registers on {@code masker}; returns how many values were registered (short ones are ignored by the masker). */
+  static int register(SecretMasker masker, List<McpServerSpec> servers) {
+    int before = masker.registered();
+    for (McpServerSpec s : servers) {
+      Map<String, String> values = s instanceof McpServerSpec.Stdio io ? io.env()
+          : s instanceof McpServerSpec.Http http ? http.headers() : Map.of();
+      values.forEach((name, value) -> {
+        if (SecretMasker.looksSecretName(name)) {
+          masker.register("mcp " + s.name() + " " + name, value.startsWith("Bearer ") ? value.substring(7) : value);
+        }
+      });
+    }
+    return masker.registered() - before;
+  }
+}

@@ -402,6 +402,9 @@ public record PlaneConfig(
         + " ms / " + worker.retryInitialInterval().toMillis() + " ms doubling to " + worker.retryMaxInterval().toMillis()
         + " ms"});
     rows.add(new String[] {"continue-as-new after turns", String.valueOf(worker.continueAsNewAfterTurns())});
+    rows.add(new String[] {"tool activity / Java tool call / MCP request", worker.toolStartToClose().toMillis() + " ms / "
+        + javaToolTimeout().toMillis() + " ms / " + mcpSettings().requestTimeout().toMillis() + " ms (an agent's"
+        + " tool_timeout_seconds overrides the last two per tool)"});
     return rows;
   }
 }

@@ -124,15 +124,7 @@ public record PlaneConfig(
    * the activity's timeout, whichever is shorter.
    */
   public McpSettings mcpSettings() {
-    McpSettings defaults = McpSettings.forToolActivity(worker.toolStartToClose());
-    String raw = blankToNull(env.get(McpSettings.TIMEOUT_VARIABLE));
-    if (raw == null) {
-      return defaults;
-    }
-    long activity = worker.toolStartToClose().toMillis();
-    long ms = EnvNumbers.positive(McpSettings.TIMEOUT_VARIABLE, raw, activity - 1, "a number of milliseconds"
-        + " from 1 to " + (activity - 1) + " (below CP_TOOL_TIMEOUT_MS " + activity + ")");
-    return new McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
+    return ToolTimeouts.mcp(env, worker.toolStartToClose());
   }
 
   /**
@@ -141,13 +133,7 @@ public record PlaneConfig(
    * activity's timeout, whichever is shorter.
    */
   public Duration javaToolTimeout() {
-    String raw = blankToNull(env.get(ToolTimeouts.JAVA_VARIABLE));
-    if (raw == null) {
-      return ToolTimeouts.defaultFor(worker.toolStartToClose());
-    }
-    long activity = worker.toolStartToClose().toMillis();
-    return Duration.ofMillis(EnvNumbers.positive(ToolTimeouts.JAVA_VARIABLE, raw, activity - 1,
-        "a number of milliseconds from 1 to " + (activity - 1) + " (below CP_TOOL_TIMEOUT_MS " + activity + ")"));
+    return ToolTimeouts.javaCall(env, worker.toolStartToClose());
   }
 
   /**

@@ -27,6 +27,32 @@ public final class ToolTimeouts {
     return half.compareTo(DEFAULT_CALL) < 0 ? half : DEFAULT_CALL;
   }
 
+  /** CP_JAVA_TOOL_TIMEOUT_MS, which must stay under the tool activity's timeout; unset, {@link #defaultFor}. */
+  static Duration javaCall(java.util.Map<String, String> env, Duration toolActivity) {
+    String raw = env.get(JAVA_VARIABLE);
+    if (raw == null || raw.isBlank()) {
+      return defaultFor(toolActivity);
+    }
+    return Duration.ofMillis(belowActivity(JAVA_VARIABLE, raw.trim(), toolActivity));
+  }
+
+  /** The MCP client's timeouts: CP_MCP_TIMEOUT_MS under the tool activity's; unset, its default for the activity. */
+  static cp.tools.mcp.McpSettings mcp(java.util.Map<String, String> env, Duration toolActivity) {
+    cp.tools.mcp.McpSettings defaults = cp.tools.mcp.McpSettings.forToolActivity(toolActivity);
+    String raw = env.get(cp.tools.mcp.McpSettings.TIMEOUT_VARIABLE);
+    if (raw == null || raw.isBlank()) {
+      return defaults;
+    }
+    long ms = belowActivity(cp.tools.mcp.McpSettings.TIMEOUT_VARIABLE, raw.trim(), toolActivity);
+    return new cp.tools.mcp.McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
+  }
+
+  private static long belowActivity(String variable, String raw, Duration toolActivity) {
+    long activity = toolActivity.toMillis();
+    return EnvNumbers.positive(variable, raw, activity - 1, "a number of milliseconds from 1 to " + (activity - 1)
+        + " (below CP_TOOL_TIMEOUT_MS " + activity + ")");
+  }
+
   /**
    * Refuses a {@code timeout_seconds} of any agent's tool that is not shorter than the tool
    * activity's timeout, naming the agent, the tool and both values.

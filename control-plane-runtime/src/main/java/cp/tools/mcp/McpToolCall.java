@@ -23,7 +23,7 @@ public final class McpToolCall implements Tool {
 
   /** @param tool the server's own name of the tool */
   public McpToolCall(McpConnection connection, String tool) {
-    this.connection = Objects.requireNonNull(connection, "connection");
+    this.connection = Objects.requireNonNull(connection, "mcp connection");
     this.tool = Objects.requireNonNull(tool, "tool");
   }
 

@@ -1,4 +1,7 @@
-package cp.agents;
+package cp.worker;
+
+import cp.agents.DefinitionSource;
+import cp.agents.PlaneAgents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -126,6 +126,11 @@ final class TurnObserver extends WorkerInterceptorBase {
       if (!SessionWorkflow.TURN.equals(input.getUpdateName())) {
         return super.executeUpdate(input);
       }
+      if (agentClass == null) {
+        // An Update delivered with the start (update-with-start) runs before the workflow method has
+        // been given its input: the agent class then comes from the search attribute its start set.
+        agentClass = Workflow.getTypedSearchAttributes().get(cp.workflows.CpSearchAttributes.AGENT_CLASS);
+      }
       long started = Workflow.currentTimeMillis();
       Span span = WorkflowUnsafe.isReplaying() ? Span.getInvalid() : agentSpan();
       boolean finished = false;

@@ -39,6 +39,11 @@ import reactor.core.publisher.Mono;
  */
 public final class McpConnection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+  /**
+   * The SDK's own bound on any request, behind the bounds set where each request is made: the
+   * longest call an agent may allow a tool ({@code tool_timeout_seconds} is at most an hour).
+   */
+  static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
 
   private final McpServerSpec spec;
   private final Map<String, String> workerEnv;
@@ -124,9 +129,10 @@ public final class McpConnection implements AutoCloseable {
       try {
         McpClientTransport made = transport();
         CancellableTransport cancellable = new CancellableTransport(wrap.apply(made));
-        // The handshake and the listing are part of starting and get the start timeout; each tool
-        // call is bounded by the (usually shorter) request timeout where it is made.
-        c = McpClient.async(cancellable).requestTimeout(settings.startTimeout())
+        // The handshake and the listing are part of starting and get the start timeout where they
+        // are made; each tool call is bounded by its own timeout where it is made, which may be
+        // longer than the start timeout: the SDK's own request timeout only backs them up.
+        c = McpClient.async(cancellable).requestTimeout(LONGEST_CALL)
             .initializationTimeout(settings.startTimeout())
             .clientInfo(new McpSchema.Implementation("control-plane", "1"))
             .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
@@ -264,7 +270,7 @@ public final class McpConnection implements AutoCloseable {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
     do {
-      McpSchema.ListToolsResult page = c.listTools(cursor).block();
+      McpSchema.ListToolsResult page = c.listTools(cursor).timeout(settings.startTimeout()).block();
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);

@@ -63,6 +63,23 @@ class McpCancelTest {
     }
   }
 
+  /**
+   * A call's own timeout (an agent's tool_timeout_seconds) may be longer than the start timeout,
+   * which bounds the handshake and the listing: the SDK's request timeout must not cut the call first.
+   */
+  @Test
+  void aCallMayTakeLongerThanTheStartTimeout_whenItsOwnTimeoutAllows() {
+    McpSettings quickStart = new McpSettings(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    try (McpConnection c = new McpConnection(ReferenceServers.everythingStdio("everything", Map.of()),
+        System.getenv(), quickStart)) {
+      ToolResult r = c.call("trigger-long-running-operation", Json.parse("{\"duration\": 3, \"steps\": 1}"),
+          Duration.ofSeconds(6));
+
+      assertEquals(ToolResult.OK, r.status(), r.content());
+      assertTrue(r.content().startsWith("Long running operation completed. Duration: 3"), r.content());
+    }
+  }
+
   @Test
   void aCallThatTimesOut_isCancelledAtTheServer_overStdio() {
     assertCancelledOnTimeout(ReferenceServers.everythingStdio("everything", Map.of()));

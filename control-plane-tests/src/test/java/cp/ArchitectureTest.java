@@ -181,7 +181,8 @@ class ArchitectureTest {
         "cli"));
     USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
     USED_BY.put("contracts", List.of("tools", "agents", "activities", "worker", "bench", "cli"));
-    USED_BY.put("gateway", List.of("activities", "worker", "bench", "cli"));
+    // Issue 22: a defined agent names its model, which the gateway's ProviderFactory resolves at worker start.
+    USED_BY.put("gateway", List.of("agents", "activities", "worker", "bench", "cli"));
     USED_BY.put("tools", List.of("agents", "activities", "worker", "bench", "cli"));
     // Issue 22: agent definitions, assembled with the tools and MCP servers at worker start.
     USED_BY.put("agents", List.of("worker", "bench", "cli"));

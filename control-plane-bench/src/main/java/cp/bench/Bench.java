@@ -63,6 +63,10 @@ public final class Bench {
           measures.addAll(new LedgerTurnBench(callerEnv, slow, o.home().resolve("p4"), o, pg).run());
         }
       }
+      if (o.runs(Measure.Id.P7)) {
+        step("P7: an MCP tool call through the plane ÷ the same call with the MCP SDK");
+        measures.addAll(new McpCallBench(callerEnv, o.home().resolve("mcp"), o).run());
+      }
       if (o.runs(Measure.Id.B7)) {
         step("B7: a separate cpctl chat process, " + o.chatRuns() + " × " + o.chatTurns() + " turns");
         measures.addAll(new ChatBench(o, callerEnv).run());

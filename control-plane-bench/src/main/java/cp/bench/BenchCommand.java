@@ -21,8 +21,9 @@ import picocli.CommandLine.Option;
  * Temporal server are needed.
  */
 @Command(name = "cpctl bench", mixinStandardHelpOptions = true,
-    description = "Measure the plane's overhead against a plain loop (P1-P6, heap), side by side in one run, and a"
-        + " black-box cpctl chat process (B7).")
+    description = "Measure the plane's overhead against a plain loop (P1-P6, heap) and an MCP tool call through the"
+        + " plane against the same call made directly (P7), side by side in one run, and a black-box cpctl chat"
+        + " process (B7).")
 public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
   /** Exit codes as cpctl's: 0 done, 1 the benchmark failed, 2 bad usage. */
   static final int OK = 0;
@@ -85,7 +86,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       + " (bin/cpctl sets it to itself).")
   String cpctl;
 
-  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P6, B7, HEAP), e.g. --only P1,B7.")
+  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P7, B7, HEAP), e.g. --only P1,B7.")
   List<String> only = List.of();
 
   @Option(names = "--home", description = "Scratch plane roots (deleted first). Default: target/bench-home.")
@@ -142,7 +143,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       try {
         ids.add(Measure.Id.parse(s));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, B7,"
+        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, B7,"
             + " HEAP)");
       }
     }

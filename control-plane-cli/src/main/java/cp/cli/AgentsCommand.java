@@ -52,7 +52,8 @@ final class AgentsCommand extends CliCommand implements Callable<Integer> {
           .filter(d -> d.agentClass().equals(a.agentClass())).findFirst();
       out().println(a.agentClass() + "  (" + def.map(d -> "defined in " + d.file())
           .orElse("built in: " + catalog.agentFile(a.agentClass()).orElse("?")) + ")");
-      out().println("  model:    " + def.map(d -> model(d.definition(), workerModel)).orElse("the worker's (" + workerModel + ")"));
+      out().println("  model:    " + def.map(d -> model(d.definition(), workerModel)).orElse("the worker's (" + workerModel + ")")
+          + catalog.model(a.agentClass()).provider().map(p -> "; EXCHANGE names it " + p).orElse(""));
       List<String> tools = new ArrayList<>();
       for (ToolSpec t : a.tools()) {
         String origin = registry.find(t.toolId()).map(r -> r.origin().wireName()).orElse("unknown");

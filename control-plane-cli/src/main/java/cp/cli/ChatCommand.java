@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
 @Command(name = "chat", mixinStandardHelpOptions = true,
     description = "Chat with an agent (admin> prompt); 'exit', 'quit' or end of input ends the session.")
 final class ChatCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
-  @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT, or one defined in CP_AGENTS_DIR). Default: ${DEFAULT-VALUE}.")
   String agent;
 
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
@@ -67,6 +67,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         agentClass = state.agentClass();
         knownTurns = state.turns();
       } else {
+        plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
         sid = plane.client.startSession(agent);
         agentClass = agent.toUpperCase(Locale.ROOT);
       }

@@ -19,6 +19,8 @@ final class CliPlane implements AutoCloseable {
   final PlaneRuntime runtime;
   final PlaneWorker worker;
   final ControlPlaneClient client;
+  /** The agent classes of this process's own catalog (the shipped ones, or the embedded runtime's). */
+  private final java.util.List<String> ownClasses;
   /** Traces as the OTEL_* variables say (issue 14); closed last, so the turn's last spans are flushed. */
   private final Telemetry telemetry;
 
@@ -28,8 +30,13 @@ final class CliPlane implements AutoCloseable {
     this.connection = connection;
     this.runtime = runtime;
     this.worker = worker;
-    this.client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(), catalog.agentClasses(),
-        config.worker().continueAsNewAfterTurns(), config.worker().serviceLostAfter());
+    // With a worker in this process its catalog is the plane's; against a shared service the
+    // workers' catalogs are (they may define classes this process does not know): the session
+    // checks the class and refuses an unknown one naming the classes the workers know.
+    this.ownClasses = catalog.agentClasses();
+    this.client = new ControlPlaneClient(connection.client(), config.worker().taskQueue(),
+        runtime != null ? catalog.agentClasses() : java.util.List.of(), config.worker().continueAsNewAfterTurns(),
+        config.worker().serviceLostAfter());
   }
 
   /**
@@ -72,6 +79,38 @@ final class CliPlane implements AutoCloseable {
         runtime.close();
       }
       throw e;
+    }
+  }
+
+  /** How long a session start waits for a worker to say which agent classes it knows: a live one answers in well under a second. */
+  static final java.time.Duration WORKER_CLASSES_WITHIN = java.time.Duration.ofSeconds(5);
+
+  /**
+   * Refuses to start a session for an agent class the workers do not know, naming those they do.
+   * With a worker in this process the client checks against its catalog; against a shared
+   * service the workers are asked (the workflow {@code AgentClasses}): they may define classes
+   * this process does not know. A class of this process's own catalog is not asked about (every
+   * worker has the shipped agents), so starting ADMIN costs nothing extra. When no worker answers in
+   * time the session checks the class itself.
+   *
+   * @throws cp.client.ClientException REFUSED naming the classes the workers know
+   */
+  void requireKnownAgentClass(String agentClass, String taskQueue) {
+    if (runtime != null || agentClass == null
+        || ownClasses.contains(agentClass.trim().toUpperCase(java.util.Locale.ROOT))) {
+      return; // a class this process's catalog has is every worker's (the shipped agents): nothing to ask
+    }
+    java.util.List<cp.model.AgentClassInfo> known;
+    try {
+      known = cp.client.AgentClasses.ask(connection.client(), taskQueue, WORKER_CLASSES_WITHIN);
+    } catch (cp.client.ClientException e) {
+      return;
+    }
+    String cls = agentClass.trim().toUpperCase(java.util.Locale.ROOT);
+    if (known.stream().noneMatch(k -> k.agentClass().equals(cls))) {
+      throw new cp.client.ClientException(cp.client.ClientException.Kind.REFUSED, "unknown agent class '" + agentClass
+          + "' (known: " + String.join(", ", known.stream().map(cp.model.AgentClassInfo::agentClass).toList())
+          + ")");
     }
   }
 

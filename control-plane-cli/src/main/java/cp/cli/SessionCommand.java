@@ -25,6 +25,7 @@ final class SessionCommand extends CliCommand implements Runnable {
       var cfg = config();
       CliPlane.requireSharedService(cfg, "session start");
       try (CliPlane plane = CliPlane.open(cfg, env())) {
+        plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
         out().println(plane.client.startSession(agent));
       }
       return Cpctl.OK;

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import cp.worker.ControlPlaneWorker;
 import cp.worker.PlaneRuntime;
 import cp.worker.PlaneWorker;
 import cp.worker.ServiceWatch;
@@ -60,6 +61,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     AtomicReference<Readiness> readiness = new AtomicReference<>();
     MetricsServer metrics = null;
     PlaneRuntime runtime = null;
+    ControlPlaneWorker built;
     TemporalConnection conn;
     try {
       if (metricsAddress != null) {
@@ -71,8 +73,11 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
               + " (is another process using it? pick another port)");
         }
       }
-      runtime = PlaneRuntime.open(cfg, services);
-      conn = TemporalConnection.open(cfg, telemetry);
+      // The same builder an application embedding a worker uses (issue 22); this command adds the
+      // operator's endpoints, readiness and drain around the worker it builds.
+      built = ControlPlaneWorker.builder().config(cfg).services(services).role("worker").build();
+      runtime = built.runtime();
+      conn = built.connection();
     } catch (RuntimeException e) {
       if (runtime != null) {
         runtime.close();
@@ -85,7 +90,7 @@ final class WorkerCommand extends CliCommand implements java.util.concurrent.Cal
     }
     MaskingEncoder.useEverywhere(runtime.masker()); // the one its ledgers use, with any secret registered later
     conn.ensureSearchAttributes();
-    PlaneWorker worker = PlaneWorker.start(conn, runtime, "worker");
+    PlaneWorker worker = built.start().worker();
     ServiceWatch watch = ServiceWatch.start(conn, ServiceWatch.INTERVAL, new ServiceReport(conn, cfg.home()));
     PlaneRuntime opened = runtime;
     MetricsServer served = metrics;

@@ -132,8 +132,8 @@ class AgentsCommandTest {
 
     assertEquals(Cpctl.OK, r.code(), r::describe);
     assertTrue(r.out().contains("WEATHER  (defined in weather.yaml)"), r::describe);
-    assertTrue(r.out().contains("  model:    openai llama3 at http://127.0.0.1:11434/v1, key from $LOCAL_KEY"),
-        r::describe);
+    assertTrue(r.out().contains("  model:    openai llama3 at http://127.0.0.1:11434/v1, key from $LOCAL_KEY;"
+        + " EXCHANGE names it openai@WEATHER"), r::describe);
     assertTrue(r.out().contains("everything/get-sum [mcp:everything]"), r::describe);
     assertTrue(r.out().contains("everything/get-env [mcp:everything, approval required within 240 s]"), r::describe);
     assertTrue(r.out().contains("  mcp:      everything: stdio: " + ReferenceServers.node()), r::describe);

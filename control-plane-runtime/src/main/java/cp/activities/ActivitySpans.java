@@ -41,7 +41,7 @@ final class ActivitySpans {
    * invent any) is not a tool: the span is then plain {@code execute_tool} without
    * {@code gen_ai.tool.name}, so a tool name's cardinality stays the agents' tools.
    */
-  static Span tool(Telemetry telemetry, ToolCallRequest r, ToolUse use) {
+  static Span tool(Telemetry telemetry, ToolCallRequest r, ToolUse use, String origin) {
     boolean known = r.allowedTools().contains(use.name());
     Span span = PlaneSpans.start(telemetry, known ? PlaneSpans.EXECUTE_TOOL + " " + use.name() : PlaneSpans.EXECUTE_TOOL,
         SpanKind.INTERNAL);
@@ -51,6 +51,7 @@ final class ActivitySpans {
         span.setAttribute(PlaneSpans.TOOL_NAME, use.name());
       }
       span.setAttribute(PlaneSpans.TOOL_TYPE, "function");
+      span.setAttribute(PlaneSpans.TOOL_ORIGIN, origin);
       if (use.id() != null) {
         span.setAttribute(PlaneSpans.TOOL_CALL_ID, use.id());
       }

@@ -7,7 +7,6 @@ import cp.contracts.ContractLoader;
 import cp.contracts.PromptContract;
 import cp.contracts.PromptRenderer;
 import cp.contracts.RenderedPrompt;
-import cp.contracts.ToolSpec;
 import cp.faults.FaultHook;
 import cp.gateway.Gateway;
 import cp.observability.Telemetry;
@@ -18,7 +17,6 @@ import cp.ledger.LedgerKeys;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerUnreachableException;
 import cp.ledger.Ledgers;
-import cp.model.ContentBlock;
 import cp.model.ContractIds;
 import cp.model.DegradedRequest;
 import cp.model.EventType;
@@ -73,6 +71,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final Gateway gateway;
   private final Ledgers ledgers;
   private final ToolCallStep toolCalls;
+  /** Asked which server lists the offered tools come from (MCP_TOOL_LIST). */
+  private final ToolExecutor tools;
   private final String defaultModel;
   private final Clock clock;
   private final RetryBackoff providerBackoff;
@@ -105,6 +105,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.gateway = gateway;
     this.ledgers = ledgers;
     this.toolCalls = new ToolCallStep(ledgers, tools, clock, telemetry, faults);
+    this.tools = tools;
     this.defaultModel = defaultModel;
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
@@ -170,8 +171,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     AgentConfig agent = catalog.agent(r.agentClass());
     RenderedPrompt prompt = rendered != null ? rendered : Transcript.prompt(ledgers.ho1(), promptRef);
     List<Message> messages = Transcript.messages(ledgers, Message.user(prompt.user()), r.transcript());
-    List<ToolDefinition> toolDefs = agent.tools().stream().filter(t -> r.allowedTools().contains(t.toolId()))
-        .map(ToolSpec::toDefinition).toList();
+    OfferedTools offered = new OfferedTools(agent, r.allowedTools());
+    List<ToolDefinition> toolDefs = offered.definitions();
+    McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.overrides(), r.tokenBudgetRemaining(), id);
     PromptResponse resp = send(request);
@@ -193,8 +195,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .reason("round " + r.round() + " via " + resp.providerId()).metadata(meta)
         .idempotencyKey(id.activityKey(EventType.LLM_CALL.wire())).build());
     LlmRoundResult.Exchange exchange = exchange(resp);
-    List<ToolUse> uses = resp.content().stream().filter(ContentBlock::isToolUse)
-        .map(b -> new ToolUse(b.id(), b.name(), b.input())).toList();
+    List<ToolUse> uses = offered.uses(resp.content());
     if (!uses.isEmpty()) {
       return new LlmRoundResult.ToolCalls(exchange, uses,
           r.prompt() instanceof LlmRoundRequest.ToPrepare ? Optional.of(promptRef) : Optional.empty());
@@ -217,23 +218,25 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
       String message) {
     return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(),
         r.closing().orElseThrow().woType(), r.contractId(), cost,
-        text, null, code, message), id);
+        text, null, code, message, r.agentClass()), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
       String system, List<Message> messages, List<ToolDefinition> toolDefs, LlmRoundRequest.Overrides overrides,
       Long budget, ActivityIdentity id) {
     var boundary = contract.boundary();
+    cp.contracts.AgentModel own = catalog.model(agent.agentClass());
+    int bound = AgentModelChoice.maxTokens(boundary.maxTokens(), own);
     return PromptRequest.builder()
         .contractId(contract.contractId()).promptPackId(contract.promptPackId())
         .agentId(agent.agentId()).agentClass(agent.agentClass()).frameworkId(agent.frameworkId())
         .workOrderId(woId).sessionId(sessionId).tier("ho1")
-        .system(system).messages(messages).tools(toolDefs)
-        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, boundary.maxTokens())).orElse(boundary.maxTokens()))
+        .system(AgentModelChoice.system(system, contract, own)).messages(messages).tools(toolDefs)
+        .maxTokens(overrides.maxTokens().map(m -> Math.min(m, bound)).orElse(bound))
         .temperature(overrides.temperature().orElse(boundary.temperature()))
-        .provider(boundary.provider())
-        .model(boundary.model() != null ? boundary.model() : defaultModel)
-        .structuredOutput(contract.structuredOutput()).outputSchema(contract.outputSchema())
+        .provider(AgentModelChoice.provider(boundary, own))
+        .model(AgentModelChoice.model(boundary, own, defaultModel))
+        .structuredOutput(contract.structuredOutput()).outputSchema(AgentModelChoice.outputSchema(contract, own))
         .tokenBudgetRemaining(budget)
         .workflowId(id.workflowId()).runId(id.runId()).activityId(id.activityId()).attempt(id.attempt())
         .build();
@@ -293,7 +296,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     WorkOrder wo = f.workOrder();
     WoOutcome done = completion.finish(new WorkOrderCompletion.Closing(wo.woId(), wo.sessionId(), wo.woType(),
         wo.constraints().promptContractId(), wo.cost(), f.finalText(), f.toolResultRef(), f.failureCode(),
-        f.failureMessage()),
+        f.failureMessage(), wo.agentClass()),
         context.identity());
     return done.applyTo(wo);
   }

@@ -16,6 +16,7 @@ import cp.observability.PlaneMetrics;
 import cp.observability.Telemetry;
 import cp.tools.ToolErrorCodes;
 import cp.tools.ToolExecutor;
+import cp.tools.ToolInvocation;
 import cp.tools.ToolResult;
 import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
@@ -62,19 +63,31 @@ final class ToolCallStep {
     }
     ToolUse use = r.toolUse();
     long start = clock.millis();
-    Span span = ActivitySpans.tool(telemetry, r, use);
+    boolean known = r.allowedTools().contains(use.name());
+    String origin = known ? tools.originOf(use.name()) : PlaneMetrics.OTHER;
+    Span span = ActivitySpans.tool(telemetry, r, use, origin);
     try {
-      ToolCallResult ran = runTool(r, use, key, start);
+      ToolCallResult ran = runTool(r, use, key, start, callKey(r, id), id.attempt());
       ActivitySpans.toolDone(span, ran, ho1);
-      telemetry.metrics().toolCall(r.allowedTools().contains(use.name()) ? use.name() : PlaneMetrics.OTHER,
-          ran.status());
+      telemetry.metrics().toolCall(known ? use.name() : PlaneMetrics.OTHER, origin, ran.status());
       return ran;
     } finally {
       span.end();
     }
   }
 
-  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start) {
+  /**
+   * The call's idempotency key, the same on every attempt of this activity: from the turn's
+   * workflow, the work order, the round and the call's index. A request recorded before the index
+   * was sent falls back to the activity id, which every attempt also shares.
+   */
+  static String callKey(ToolCallRequest r, ActivityIdentity id) {
+    return r.callIndex() != null ? ToolInvocation.key(id.workflowId(), r.woId(), r.round(), r.callIndex())
+        : ToolInvocation.key(id.workflowId(), r.woId(), r.round(), 0) + "/activity-" + id.activityId();
+  }
+
+  private ToolCallResult runTool(ToolCallRequest r, ToolUse use, String key, long start, String callKey,
+      int attempt) {
     LedgerStream ho1 = ledgers.ho1();
     ToolResult result;
     try {
@@ -82,7 +95,8 @@ final class ToolCallStep {
         result = notApproved(r.approval());
       } else {
         faults.at(FaultPoints.TOOL_CALL);
-        result = tools.execute(r.agentClass(), r.sessionId(), use.name(), use.input(), r.allowedTools());
+        result = tools.execute(new ToolInvocation(r.agentClass(), r.sessionId(), r.woId(), use.name(), use.input(),
+            r.allowedTools(), callKey));
       }
     } catch (LedgerUnreachableException e) {
       throw e; // the activity waits for the ledger database (ledger_unavailable), the tool has not failed
@@ -98,9 +112,12 @@ final class ToolCallStep {
           + " characters; the limit is " + MAX_RESULT_CHARS + "]";
     }
     ObjectNode meta = Ho1ActivitiesImpl.ho1Meta(r.woId(), r.sessionId()).put("round", r.round()).put("tool_id", use.name())
+        .put("origin", tools.originOf(use.name()))
         .put("tool_use_id", use.id()).put("status", result.status()).put("result", content)
+        .put("result_chars", result.content().length()).put("attempt", attempt)
         .put("duration_ms", clock.millis() - start);
     meta.set("arguments", use.input());
+    meta.put("arguments_summary", ArgumentSummary.of(use.input()));
     if (r.approval() != null) {
       meta.put("approval_id", r.approval().approvalId()).put("approval", r.approval().decision());
     }

@@ -35,7 +35,7 @@ final class WorkOrderCompletion {
    * entry holding a tool_call work order's result ({@code toolResultRef}), or its failure.
    */
   record Closing(String woId, String sessionId, WoType woType, String contractId, WoCost cost, String finalText,
-      String toolResultRef, String failureCode, String failureMessage) {}
+      String toolResultRef, String failureCode, String failureMessage, String agentClass) {}
 
   private final ContractLoader contracts;
   private final Ledgers ledgers;
@@ -128,7 +128,7 @@ final class WorkOrderCompletion {
     } else {
       output = Json.MAPPER.getNodeFactory().textNode(text == null ? "" : text);
     }
-    List<String> problems = contracts.validateOutput(contract, output);
+    List<String> problems = contracts.validateOutput(contract, c.agentClass(), output);
     if (!problems.isEmpty()) {
       return WoOutcome.failed(WoErrorCode.OUTPUT_SCHEMA_INVALID, "output does not match " + contract.contractId() + ": "
           + String.join("; ", problems), now, c.cost());

@@ -27,6 +27,7 @@ public record AgentDefinition(
     Map<String, McpServer> mcpServers,
     Map<String, String> approval,
     Long approvalTimeoutSeconds,
+    Map<String, Long> toolTimeoutSeconds,
     Budget budget,
     Paths permissions,
     JsonNode outputSchema) {
@@ -36,6 +37,8 @@ public record AgentDefinition(
     tools = tools == null ? List.of() : List.copyOf(tools);
     mcpServers = mcpServers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
     approval = approval == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(approval));
+    toolTimeoutSeconds = toolTimeoutSeconds == null ? Map.of()
+        : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(toolTimeoutSeconds));
     budget = budget == null ? new Budget(null, null, null, null, null) : budget;
     permissions = permissions == null ? new Paths(null, null) : permissions;
     outputSchema = outputSchema == null ? null : outputSchema.deepCopy();

@@ -67,27 +67,41 @@ public final class AgentDefinitions {
    */
   public static Result check(Path dir, Catalog catalog, ToolNamespace tools, Map<String, String> env) {
     List<DefinitionProblem> problems = new ArrayList<>();
-    List<CheckedDefinition> ok = new ArrayList<>();
     if (!Files.isDirectory(dir)) {
       problems.add(new DefinitionProblem(dir.toString(), "", "is not a directory (" + VARIABLE + " names a directory"
           + " of *.yaml, *.yml or *.json agent definitions)", false));
-      return new Result(ok, problems);
+      return new Result(List.of(), problems);
     }
+    List<DefinitionSource> sources = new ArrayList<>();
+    for (Path file : files(dir, problems)) {
+      try {
+        sources.add(DefinitionSource.of(file));
+      } catch (java.io.UncheckedIOException e) {
+        problems.add(new DefinitionProblem(file.getFileName().toString(), "", "cannot be read: "
+            + e.getCause().getMessage(), false));
+      }
+    }
+    Result r = check(sources, catalog, tools, env);
+    problems.addAll(r.problems());
+    return new Result(r.definitions(), problems);
+  }
+
+  /**
+   * Checks {@code sources} (a directory's files, definitions registered in code, or both) as one
+   * set: a class defined twice among them is an error naming both.
+   */
+  public static Result check(List<DefinitionSource> sources, Catalog catalog, ToolNamespace tools,
+      Map<String, String> env) {
+    List<DefinitionProblem> problems = new ArrayList<>();
+    List<CheckedDefinition> ok = new ArrayList<>();
     SchemaValidator validator = catalog.schemaValidator();
     DefinitionReader reader = new DefinitionReader(validator);
     DefinitionChecks checks = new DefinitionChecks(validator, env, tools);
     Map<String, String> fileOfClass = new LinkedHashMap<>();
     Map<String, Map.Entry<String, McpServerSpec>> servers = new LinkedHashMap<>();
-    for (Path file : files(dir, problems)) {
-      String name = file.getFileName().toString();
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(file);
-      } catch (IOException e) {
-        problems.add(new DefinitionProblem(name, "", "cannot be read: " + e.getMessage(), false));
-        continue;
-      }
-      Optional<AgentDefinition> read = reader.read(name, bytes, problems);
+    for (DefinitionSource source : sources) {
+      String name = source.name();
+      Optional<AgentDefinition> read = reader.read(name, source.bytes(), problems);
       if (read.isEmpty()) {
         continue;
       }
@@ -101,7 +115,8 @@ public final class AgentDefinitions {
         problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is also defined in " + other
             + "; an agent class is defined once", false));
       }
-      Optional<CheckedDefinition> checked = checks.check(name, dir, read.get(), problems);
+      Optional<CheckedDefinition> checked = checks.check(name, source.baseDir(), read.get(), problems)
+          .map(c -> c.from(source));
       if (checked.isEmpty() || builtin.isPresent() || other != null) {
         continue;
       }

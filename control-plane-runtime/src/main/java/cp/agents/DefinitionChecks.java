@@ -51,6 +51,7 @@ final class DefinitionChecks {
     d.mcpServers().forEach((name, s) -> servers.check(name, s).ifPresent(specs::add));
     List<GrantPattern> grants = grants(file, d, mine);
     approvals(file, d, grants, mine);
+    timeouts(file, d, grants, mine);
     budget(file, d.budget(), mine);
     globs(file, "permissions.read", d.permissions().read(), mine);
     globs(file, "permissions.write", d.permissions().write(), mine);
@@ -154,8 +155,24 @@ final class DefinitionChecks {
   }
 
   private void approvals(String file, AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
-    d.approval().forEach((pattern, value) -> {
-      String key = "approval." + pattern;
+    patternsOfGrantedTools(file, "approval", d.approval().keySet(), d, grants, out);
+    Long timeout = d.approvalTimeoutSeconds();
+    if (timeout != null && timeout >= AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS) {
+      out.add(error(file, "approval_timeout_seconds", timeout + " s is not shorter than the turn's deadline of "
+          + AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS + " s: the turn would be cancelled before the approval timed out"));
+    }
+  }
+
+  /** Each {@code tool_timeout_seconds} pattern names granted tools, as an approval pattern must. */
+  private static void timeouts(String file, AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
+    patternsOfGrantedTools(file, "tool_timeout_seconds", d.toolTimeoutSeconds().keySet(), d, grants, out);
+  }
+
+  /** Each pattern (a key of the map at {@code mapKey}) is well formed and names at least one granted tool. */
+  private static void patternsOfGrantedTools(String file, String mapKey, java.util.Set<String> patterns,
+      AgentDefinition d, List<GrantPattern> grants, List<DefinitionProblem> out) {
+    for (String pattern : patterns) {
+      String key = mapKey + "." + pattern;
       Optional<GrantPattern> p = GrantPattern.parse(pattern);
       if (p.isEmpty()) {
         out.add(error(file, key, "bad pattern '" + pattern + "': " + GrantPattern.SYNTAX));
@@ -163,11 +180,6 @@ final class DefinitionChecks {
         out.add(error(file, key, "'" + pattern + "' matches no granted tool (tools: " + String.join(", ", d.tools())
             + ")"));
       }
-    });
-    Long timeout = d.approvalTimeoutSeconds();
-    if (timeout != null && timeout >= AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS) {
-      out.add(error(file, "approval_timeout_seconds", timeout + " s is not shorter than the turn's deadline of "
-          + AgentBudget.DEFAULT_TURN_TIMEOUT_SECONDS + " s: the turn would be cancelled before the approval timed out"));
     }
   }
 

@@ -40,6 +40,12 @@ public final class DefinitionConfigs {
 
   /** The definition as an agent to add to the catalog ({@link Catalog#withAgents}). */
   public static AddedAgent toAgent(CheckedDefinition d, ToolRegistry registry, Catalog catalog) {
+    return toAgent(d, registry, catalog, cp.contracts.AgentModel.WORKER_DEFAULT);
+  }
+
+  /** As above, with the agent's resolved model ({@link AgentModels}). */
+  public static AddedAgent toAgent(CheckedDefinition d, ToolRegistry registry, Catalog catalog,
+      cp.contracts.AgentModel model) {
     AgentDefinition def = d.definition();
     String agentClass = def.agentClass();
     Optional<AttentionTemplate> own = catalog.attentionTemplates().stream()
@@ -52,8 +58,11 @@ public final class DefinitionConfigs {
         new Permissions(def.permissions().read(), def.permissions().write(), DefinitionDefaults.FORBIDDEN,
             LedgerScope.SESSION),
         new QualityGateConfig(DefinitionDefaults.MAX_RETRIES, DefinitionDefaults.MAX_RESPONSE_CHARS));
-    ResourceFile file = new ResourceFile(d.file(), Json.canonical(Json.tree(def)).getBytes(StandardCharsets.UTF_8));
-    return new AddedAgent(config, own.isPresent() ? Optional.empty() : Optional.of(template), file);
+    // The bytes it was read from, so list_packages and the integrity gate show the file's own hash.
+    ResourceFile file = new ResourceFile(d.file(), d.source().map(DefinitionSource::bytes)
+        .orElseGet(() -> Json.canonical(Json.tree(def)).getBytes(StandardCharsets.UTF_8)));
+    return new AddedAgent(config, own.isPresent() ? Optional.empty() : Optional.of(template), file,
+        d.source().map(DefinitionSource::file).flatMap(Optional::ofNullable), model);
   }
 
   /** {@code SUPPORT_BOT} → {@code support-bot}: the agent id pattern is lower case with dashes. */
@@ -74,26 +83,30 @@ public final class DefinitionConfigs {
     List<ToolSpec> specs = new ArrayList<>();
     for (String name : granted) {
       RegisteredTool t = registry.find(name).orElseThrow();
-      String approval = approval(def, name);
+      String approval = mostSpecific(def.approval(), name);
       Long timeout = approval == null ? null : def.approvalTimeoutSeconds();
       if (t.origin().kind() == ToolOrigin.Kind.BUILTIN) {
         ToolSpec shipped = builtinSpec(catalog, name);
         specs.add(new ToolSpec(name, shipped.description(), shipped.parameters(), approval, timeout, null));
       } else {
         JsonNode schema = t.argumentsSchema().orElseGet(() -> Json.object().put("type", "object"));
-        specs.add(new ToolSpec(name, t.description(), schema, approval, timeout, null));
+        specs.add(new ToolSpec(name, t.description(), schema, approval, timeout, null,
+            mostSpecific(def.toolTimeoutSeconds(), name)));
       }
     }
     return specs;
   }
 
-  /** The most specific approval pattern naming the tool ({@code a/b} before {@code a/*}); null when none does. */
-  private static String approval(AgentDefinition def, String tool) {
-    String value = def.approval().get(tool);
+  /**
+   * The value of the most specific pattern naming the tool ({@code a/b} before {@code a/*}) in an
+   * {@code approval} or {@code tool_timeout_seconds} map; null when none does.
+   */
+  private static <V> V mostSpecific(java.util.Map<String, V> byPattern, String tool) {
+    V value = byPattern.get(tool);
     if (value != null) {
       return value;
     }
-    return def.approval().entrySet().stream()
+    return byPattern.entrySet().stream()
         .filter(e -> GrantPattern.parse(e.getKey()).map(p -> p.matches(tool)).orElse(false))
         .map(java.util.Map.Entry::getValue).findFirst().orElse(null);
   }

@@ -4,18 +4,24 @@ import cp.contracts.Catalog;
 import cp.contracts.CatalogRequirements;
 import cp.contracts.ResourceSource;
 import cp.contracts.SchemaValidator;
+import cp.gateway.ProviderSelection;
 import cp.tools.mcp.McpConnection;
 import cp.tools.mcp.McpServerSpec;
 import cp.tools.mcp.McpSettings;
 import cp.tools.mcp.McpToolInfo;
 import cp.tools.mcp.McpUnavailableException;
+import cp.tools.Tool;
+import cp.tools.mcp.McpToolCall;
 import cp.tools.registry.ExposedNames;
+import cp.tools.registry.JavaToolCall;
+import cp.tools.registry.JavaToolRunner;
 import cp.tools.registry.JavaTool;
 import cp.tools.registry.JavaToolPath;
 import cp.tools.registry.RegisteredTool;
 import cp.tools.registry.ToolOrigin;
 import cp.tools.registry.ToolRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,15 +52,31 @@ public final class PlaneAgents implements AutoCloseable {
    * @param toolsPath CP_TOOLS_PATH, if set (else null or blank)
    * @param env the worker's environment (${NAME}, api_key_env, PATH; a stdio server gets only a minimal part of it)
    * @param codeTools Java tools registered in code (an embedding application's), beside CP_TOOLS_PATH's
+   * @param codeDefinitions agent definitions registered in code, checked with CP_AGENTS_DIR's as one set
+   * @param provider the worker's provider, which a definition's {@code model} defaults to
    */
   public record Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
-      McpSettings mcp, List<JavaTool> codeTools) {
+      McpSettings mcp, List<JavaTool> codeTools, List<DefinitionSource> codeDefinitions, ProviderSelection provider) {
     public Settings {
       Objects.requireNonNull(resources, "resources");
       agentsDir = agentsDir == null ? Optional.empty() : agentsDir;
       env = Map.copyOf(env);
       Objects.requireNonNull(mcp, "mcp");
       codeTools = codeTools == null ? List.of() : List.copyOf(codeTools);
+      codeDefinitions = codeDefinitions == null ? List.of() : List.copyOf(codeDefinitions);
+      provider = provider == null ? ProviderSelection.offline("no worker provider given") : provider;
+    }
+
+    /** Settings without definitions registered in code, for an offline worker. */
+    public Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
+        McpSettings mcp, List<JavaTool> codeTools) {
+      this(resources, agentsDir, toolsPath, env, mcp, codeTools, List.of(), null);
+    }
+
+    /** Settings for an offline worker. */
+    public Settings(ResourceSource resources, Optional<Path> agentsDir, String toolsPath, Map<String, String> env,
+        McpSettings mcp, List<JavaTool> codeTools, List<DefinitionSource> codeDefinitions) {
+      this(resources, agentsDir, toolsPath, env, mcp, codeTools, codeDefinitions, null);
     }
   }
 
@@ -64,9 +86,14 @@ public final class PlaneAgents implements AutoCloseable {
   private final List<JavaTool> javaTools;
   private final List<McpConnection> connections;
   private final AgentDefinitions.Result definitions;
+  /** Runs the Java tools' calls, each on a thread of its own so that one that hangs can be abandoned. */
+  private final JavaToolRunner runner = new JavaToolRunner();
+
+  private final AgentModels models;
 
   private PlaneAgents(Catalog catalog, ToolRegistry registry, JavaToolPath javaPath, List<JavaTool> javaTools,
-      List<McpConnection> connections, AgentDefinitions.Result definitions) {
+      List<McpConnection> connections, AgentDefinitions.Result definitions, AgentModels models) {
+    this.models = models;
     this.catalog = catalog;
     this.registry = registry;
     this.javaPath = javaPath;
@@ -92,9 +119,7 @@ public final class PlaneAgents implements AutoCloseable {
       javaTools.forEach(t -> local.add(t.registered()));
       ToolRegistry base = ToolRegistry.of(local);
       Catalog files = Catalog.load(s.resources(), CatalogRequirements.SHIPPED.withTools(base));
-      AgentDefinitions.Result defs = s.agentsDir()
-          .map(dir -> AgentDefinitions.check(dir, files, base, s.env()))
-          .orElse(new AgentDefinitions.Result(List.of(), List.of()));
+      AgentDefinitions.Result defs = definitions(s, files, base);
       defs.warnings().forEach(w -> LOG.warn("{}", w));
       if (!defs.ok()) {
         throw new AgentDefinitionException(defs.errors());
@@ -111,14 +136,33 @@ public final class PlaneAgents implements AutoCloseable {
         }
       }
       ToolRegistry registry = ToolRegistry.of(all);
+      AgentModels models = AgentModels.of(defs.definitions(), s.env(), s.provider());
       Catalog catalog = files.withAgents(defs.definitions().stream()
-          .map(d -> DefinitionConfigs.toAgent(d, registry, files)).toList(), registry);
-      return new PlaneAgents(catalog, registry, path, javaTools, connections, defs);
+          .map(d -> DefinitionConfigs.toAgent(d, registry, files, models.of(d.agentClass()))).toList(), registry);
+      return new PlaneAgents(catalog, registry, path, javaTools, connections, defs, models);
     } catch (RuntimeException e) {
       connections.forEach(McpConnection::close);
       closeQuietly(path);
       throw e;
     }
+  }
+
+  /** CP_AGENTS_DIR's definitions and those registered in code, checked as one set. */
+  private static AgentDefinitions.Result definitions(Settings s, Catalog files, ToolRegistry base) {
+    AgentDefinitions.Result fromDir = s.agentsDir()
+        .map(dir -> AgentDefinitions.check(dir, files, base, s.env()))
+        .orElse(new AgentDefinitions.Result(List.of(), List.of()));
+    if (s.codeDefinitions().isEmpty()) {
+      return fromDir;
+    }
+    List<DefinitionSource> all = new ArrayList<>();
+    fromDir.definitions().forEach(d -> d.source().ifPresent(all::add));
+    all.addAll(s.codeDefinitions());
+    List<DefinitionProblem> problems = new ArrayList<>(fromDir.problems());
+    AgentDefinitions.Result together = AgentDefinitions.check(all, files, base, s.env());
+    // The directory's files were checked once already: keep their problems, add the code's (and clashes).
+    together.problems().stream().filter(p -> !problems.contains(p)).forEach(problems::add);
+    return new AgentDefinitions.Result(together.definitions(), problems);
   }
 
   private static RegisteredTool registered(McpServerSpec spec, McpToolInfo t) {
@@ -128,6 +172,30 @@ public final class PlaneAgents implements AutoCloseable {
 
   public Catalog catalog() {
     return catalog;
+  }
+
+  /**
+   * The Java and MCP tools as the dispatcher runs them, beside the built-in ones: each Java tool
+   * on this assembly's runner, bounded by {@code javaTimeout} unless the calling agent gives it a
+   * {@code timeout_seconds}; each MCP tool of the registry on its server's connection.
+   */
+  public List<Tool> tools(Duration javaTimeout) {
+    List<Tool> out = new ArrayList<>();
+    javaTools.forEach(t -> out.add(new JavaToolCall(t, runner, javaTimeout)));
+    Map<String, McpConnection> byServer = new java.util.HashMap<>();
+    connections.forEach(c -> byServer.put(c.spec().name(), c));
+    for (RegisteredTool t : registry.all()) {
+      if (t.origin().kind() == ToolOrigin.Kind.MCP) {
+        String own = t.name().substring(t.origin().server().length() + ToolRegistry.MCP_SEPARATOR.length());
+        out.add(new McpToolCall(byServer.get(t.origin().server()), own));
+      }
+    }
+    return out;
+  }
+
+  /** The providers the defined agents' own models need beside the worker's, by gateway id. */
+  public Map<String, ProviderSelection> modelRoutes() {
+    return models.routes();
   }
 
   public ToolRegistry registry() {
@@ -148,6 +216,7 @@ public final class PlaneAgents implements AutoCloseable {
 
   @Override
   public void close() {
+    runner.close();
     connections.forEach(McpConnection::close);
     closeQuietly(javaPath);
   }

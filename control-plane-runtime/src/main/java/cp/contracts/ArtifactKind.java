@@ -8,7 +8,12 @@ public enum ArtifactKind {
   PROMPT_PACK("prompt pack", "prompts", "prompt_pack_id"),
   AGENT("agent class", "agents", "agent_class"),
   ATTENTION_TEMPLATE("attention template", "attention", "template_id"),
-  SCHEMA("schema", "schemas", "$id");
+  SCHEMA("schema", "schemas", "$id"),
+  /**
+   * An agent definition of {@code CP_AGENTS_DIR} (or registered in code): its file is the path it
+   * was read from, not a name in the catalog's source.
+   */
+  AGENT_DEFINITION("agent definition", "definitions", "agent_class");
 
   private final String label;
   private final String directory;
@@ -35,7 +40,10 @@ public enum ArtifactKind {
     return idField;
   }
 
-  /** In JSON: {@code contract}, {@code prompt_pack}, {@code agent}, {@code attention_template}, {@code schema}. */
+  /**
+   * In JSON: {@code contract}, {@code prompt_pack}, {@code agent}, {@code attention_template},
+   * {@code schema}, {@code agent_definition}.
+   */
   @JsonValue
   public String wireName() {
     return this == AGENT ? "agent" : label.replace(' ', '_');

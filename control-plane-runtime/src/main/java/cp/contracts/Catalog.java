@@ -29,6 +29,8 @@ public final class Catalog {
   private final Map<String, Loaded<AttentionTemplate>> templates;
   private final List<InstalledArtifact> artifacts;
   private final CatalogRequirements requirements;
+  /** The added agents' own models and output schemas, by class (the files' agents have none). */
+  private final Map<String, AgentModel> models;
 
   Catalog(String source, SchemaValidator validator, Map<String, Loaded<PromptContract>> contracts,
       Map<String, Loaded<PromptPack>> packs, Map<String, Loaded<AgentConfig>> agents,
@@ -49,6 +51,7 @@ public final class Catalog {
     schemaFiles.stream().sorted(Comparator.comparing(Loaded::value))
         .forEach(l -> all.add(artifact(ArtifactKind.SCHEMA, l.value(), l)));
     this.artifacts = List.copyOf(all);
+    this.models = Map.of();
   }
 
   /** A catalog checked against no requirements (test fixtures that assemble one by hand). */
@@ -58,8 +61,12 @@ public final class Catalog {
     this(source, validator, contracts, packs, agents, templates, schemaFiles, CatalogRequirements.NONE);
   }
 
-  /** The same files with more agents: {@link #withAgents}; the artifacts stay those of the files. */
-  private Catalog(Catalog base, Map<String, Loaded<AgentConfig>> agents, Map<String, Loaded<AttentionTemplate>> templates) {
+  /**
+   * The same files with more agents: {@link #withAgents}; the artifacts are those of the files and
+   * the added agents' definitions.
+   */
+  private Catalog(Catalog base, Map<String, Loaded<AgentConfig>> agents, Map<String, Loaded<AttentionTemplate>> templates,
+      List<AddedAgent> added) {
     this.source = base.source;
     this.validator = base.validator;
     this.requirements = base.requirements;
@@ -67,7 +74,12 @@ public final class Catalog {
     this.packs = base.packs;
     this.agents = sorted(agents);
     this.templates = sorted(templates);
-    this.artifacts = base.artifacts;
+    List<InstalledArtifact> all = new ArrayList<>(base.artifacts);
+    added.forEach(a -> all.add(a.artifact()));
+    this.artifacts = List.copyOf(all);
+    Map<String, AgentModel> byClass = new java.util.HashMap<>(base.models);
+    added.forEach(a -> byClass.put(a.config().agentClass(), a.model()));
+    this.models = Map.copyOf(byClass);
   }
 
   /**
@@ -95,7 +107,17 @@ public final class Catalog {
     if (!problems.isEmpty()) {
       throw new CatalogException(source, problems);
     }
-    return new Catalog(this, allAgents, allTemplates);
+    return new Catalog(this, allAgents, allTemplates, added);
+  }
+
+  /**
+   * An agent class's own model, output bound and output schema (a defined agent's {@code model},
+   * {@code max_tokens} and {@code output_schema}); {@link AgentModel#WORKER_DEFAULT} for the
+   * agents of the catalog's files and for an unknown class.
+   */
+  public AgentModel model(String agentClass) {
+    return agentClass == null ? AgentModel.WORKER_DEFAULT
+        : models.getOrDefault(agentClass.toUpperCase(Locale.ROOT), AgentModel.WORKER_DEFAULT);
   }
 
   /** What the catalog was checked against when it loaded (contracts, known tools). */

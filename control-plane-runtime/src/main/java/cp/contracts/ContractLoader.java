@@ -40,4 +40,29 @@ public final class ContractLoader {
   public List<String> validateOutput(PromptContract contract, JsonNode output) {
     return validator.validate(contract.outputSchemaTree(), output);
   }
+
+  /**
+   * As {@link #validateOutput(PromptContract, JsonNode)}, and for the synthesize contract also the
+   * {@code result} the agent's {@code output_schema} asks for (issue 22: structured output): a
+   * reply without it, or with one that breaks the schema, is an invalid output the quality gate
+   * sends back with the reasons.
+   */
+  public List<String> validateOutput(PromptContract contract, String agentClass, JsonNode output) {
+    List<String> problems = new java.util.ArrayList<>(validateOutput(contract, output));
+    if (!cp.model.ContractIds.SYNTHESIZE.equals(contract.contractId())) {
+      return problems;
+    }
+    catalog.model(agentClass).outputSchema().ifPresent(schema -> {
+      JsonNode result = output == null ? null : output.get(RESULT);
+      if (result == null) {
+        problems.add("$.result: is required by agent " + agentClass + "'s output_schema");
+      } else {
+        validator.validate(schema, result).forEach(v -> problems.add("result: " + v));
+      }
+    });
+    return problems;
+  }
+
+  /** The field of a synthesized reply that carries an agent's structured result. */
+  public static final String RESULT = "result";
 }

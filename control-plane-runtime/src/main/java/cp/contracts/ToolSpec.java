@@ -18,11 +18,13 @@ import java.util.Objects;
  *     that writes and {@code never} for a read-only one (the runtime knows which tools write)
  * @param approvalTimeoutSeconds how long a call waits for a person; null: {@link #DEFAULT_APPROVAL_TIMEOUT_SECONDS}
  * @param approvalOnTimeout what a call nobody decided in time gets: {@code deny} (null: the default) or {@code grant}
+ * @param timeoutSeconds how long one call of a Java or MCP tool may run (issue 22); null: the worker's
+ *     default for its kind of tool. Built-in tools bound themselves.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ToolSpec(String toolId, String description, JsonNode parameters, String approval,
-    Long approvalTimeoutSeconds, String approvalOnTimeout) {
+    Long approvalTimeoutSeconds, String approvalOnTimeout, Long timeoutSeconds) {
   public static final String NEVER = "never";
   public static final String REQUIRED = "required";
   public static final String DENY = "deny";
@@ -41,7 +43,13 @@ public record ToolSpec(String toolId, String description, JsonNode parameters, S
   }
 
   public ToolSpec(String toolId, String description, JsonNode parameters) {
-    this(toolId, description, parameters, null, null, null);
+    this(toolId, description, parameters, null, null, null, null);
+  }
+
+  /** A tool without a timeout of its own. */
+  public ToolSpec(String toolId, String description, JsonNode parameters, String approval,
+      Long approvalTimeoutSeconds, String approvalOnTimeout) {
+    this(toolId, description, parameters, approval, approvalTimeoutSeconds, approvalOnTimeout, null);
   }
 
   /** Whether each call needs a person's decision: as configured, else whether the tool writes. */

@@ -59,6 +59,61 @@ public final class ProviderFactory {
     };
   }
 
+  /**
+   * The provider one agent's own model names (issue 22): each part that is given wins, the rest
+   * comes from the worker's configuration. {@code provider} null means the worker's provider type;
+   * {@code baseUrl} null the type's variable ({@code OPENAI_BASE_URL}, {@code ANTHROPIC_BASE_URL})
+   * or default; {@code apiKeyEnv} the variable holding the key (never the key), null the type's own
+   * key variable; {@code name} null the worker's model for the worker's type, else the type's
+   * default model.
+   *
+   * @param where how messages name the model, e.g. {@code weather.yaml: model}
+   * @throws ProviderConfigException naming the variable or value that is missing or wrong
+   */
+  public static ProviderSelection forModel(Map<String, String> env, ProviderSelection worker, String provider,
+      String baseUrl, String apiKeyEnv, String name, String where) {
+    ProviderEnvironment e = new ProviderEnvironment(env);
+    ProviderType type = provider == null ? worker.type() : ProviderType.fromId(provider).orElseThrow(() ->
+        new ProviderConfigException(where, where + ".provider '" + provider + "' is not known: use offline, anthropic"
+            + " or openai"));
+    String reason = where + (provider == null ? " (the worker's provider " + type.id() + ")" : ".provider=" + type.id());
+    if (type == ProviderType.OFFLINE) {
+      return ProviderSelection.offline(reason);
+    }
+    boolean anthropic = type == ProviderType.ANTHROPIC;
+    String keyVariable = apiKeyEnv != null ? apiKeyEnv
+        : anthropic ? ProviderEnvironment.ANTHROPIC_API_KEY : ProviderEnvironment.OPENAI_API_KEY;
+    Secret key = e.secret(keyVariable);
+    URI fallback = anthropic ? e.url(ProviderEnvironment.ANTHROPIC_BASE_URL, ProviderSettings.DEFAULT_ANTHROPIC_BASE_URL)
+        : e.url(ProviderEnvironment.OPENAI_BASE_URL, ProviderSettings.DEFAULT_OPENAI_BASE_URL);
+    URI base = baseUrl == null ? fallback : agentUrl(baseUrl, where);
+    boolean publicApi = base.getHost().equalsIgnoreCase(anthropic ? ProviderSettings.DEFAULT_ANTHROPIC_BASE_URL.getHost()
+        : OPENAI_PUBLIC_HOST);
+    if (!key.isPresent() && (anthropic || publicApi)) {
+      throw new ProviderConfigException(keyVariable, where + ": " + keyVariable + " is not set but the model is "
+          + type.id() + " at " + base + "; export " + keyVariable + (apiKeyEnv == null ? " or name another variable in"
+          + " api_key_env" : ""));
+    }
+    String model = name != null ? name : worker.type() == type && worker.settings().isPresent()
+        ? worker.settings().get().defaultModel()
+        : anthropic ? ProviderSettings.DEFAULT_ANTHROPIC_MODEL : ProviderSettings.DEFAULT_OPENAI_MODEL;
+    ProviderSettings s = settings(e, base, key, model);
+    return ProviderSelection.http(type, new ProviderSettings(s.baseUrl(), s.apiKey(), model, s.connectTimeout(),
+        s.readTimeout(), s.anthropicVersion(), s.maxReplyBytes(), s.connectAttempts()), reason);
+  }
+
+  private static URI agentUrl(String baseUrl, String where) {
+    try {
+      URI u = new URI(baseUrl);
+      if (u.getScheme() == null || !u.getScheme().matches("https?") || u.getHost() == null) {
+        throw new ProviderConfigException(where, where + ".base_url '" + baseUrl + "' is not an http(s) URL with a host");
+      }
+      return u;
+    } catch (java.net.URISyntaxException ex) {
+      throw new ProviderConfigException(where, where + ".base_url '" + baseUrl + "' is malformed: " + ex.getReason());
+    }
+  }
+
   private static ProviderSelection byDefault(ProviderEnvironment e) {
     if (e.get(ProviderEnvironment.ANTHROPIC_API_KEY).isPresent()) {
       return anthropic(e, ProviderEnvironment.CP_PROVIDER + " unset and " + ProviderEnvironment.ANTHROPIC_API_KEY

@@ -37,6 +37,11 @@ public enum EventType {
   WO_FAILED,
   APPROVAL_REQUESTED,
   APPROVAL_DECIDED,
+  /**
+   * The tools an MCP server listed, with their hash, as a session was first offered them (issue
+   * 22): once per session and list, so a server that changed its tools shows a second hash.
+   */
+  MCP_TOOL_LIST,
   // Any ledger
   /** {@code cpctl ledger repair} moved bad lines aside, or recorded a loss. */
   LEDGER_REPAIRED,

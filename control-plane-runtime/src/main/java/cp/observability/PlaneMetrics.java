@@ -194,9 +194,14 @@ public final class PlaneMetrics {
 
   /** One tool call, by tool (a declared tool id, else {@link #OTHER}) and status (ok, error, refused). */
   public void toolCall(String tool, String status) {
+    toolCall(tool, "builtin", status);
+  }
+
+  /** One tool call, by tool, origin (builtin, java, mcp:&lt;server&gt;: as many as the worker's servers) and status. */
+  public void toolCall(String tool, String origin, String status) {
     if (registry != null) {
-      Counter.builder(TOOL_CALLS).description("Tool calls, by tool and status")
-          .tags("tool", label(tool), "status", label(status)).register(registry).increment();
+      Counter.builder(TOOL_CALLS).description("Tool calls, by tool, origin and status")
+          .tags("tool", label(tool), "origin", label(origin), "status", label(status)).register(registry).increment();
     }
   }
 

@@ -31,6 +31,8 @@ public final class PlaneSpans {
   public static final AttributeKey<String> TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
   public static final AttributeKey<String> TOOL_CALL_ID = AttributeKey.stringKey("gen_ai.tool.call.id");
   public static final AttributeKey<String> TOOL_TYPE = AttributeKey.stringKey("gen_ai.tool.type");
+  /** Where the tool comes from (issue 22): builtin, java or mcp:&lt;server&gt;. */
+  public static final AttributeKey<String> TOOL_ORIGIN = AttributeKey.stringKey("cp.tool.origin");
   public static final AttributeKey<String> AGENT_NAME = AttributeKey.stringKey("gen_ai.agent.name");
   public static final AttributeKey<String> INPUT_MESSAGES = AttributeKey.stringKey("gen_ai.input.messages");
   public static final AttributeKey<String> OUTPUT_MESSAGES = AttributeKey.stringKey("gen_ai.output.messages");

@@ -78,12 +78,47 @@ public final class ToolDispatcher implements ToolExecutor {
     return withBuiltins(catalog, ledgers, gates, ToolSettings.DEFAULTS);
   }
 
+  /**
+   * A dispatcher with every built-in tool and {@code more} (the worker's Java and MCP tools,
+   * {@link cp.tools.registry.RegistryTools}).
+   */
+  public static ToolDispatcher withBuiltins(Catalog catalog, Ledgers ledgers, IntegrityGates gates,
+      ToolSettings settings, List<Tool> more) {
+    List<Tool> all = new java.util.ArrayList<>(BuiltinTools.all(catalog, gates, settings));
+    all.addAll(more);
+    return new ToolDispatcher(catalog, ledgers, all);
+  }
+
+  @Override
+  public String originOf(String toolId) {
+    Tool t = toolId == null ? null : tools.get(toolId);
+    return t == null ? Tool.BUILTIN : t.origin();
+  }
+
+  @Override
+  public List<ToolListing> listings(java.util.Collection<String> toolIds) {
+    Map<String, ToolListing> byOrigin = new LinkedHashMap<>();
+    for (String id : toolIds) {
+      Tool t = tools.get(id);
+      if (t != null && !byOrigin.containsKey(t.origin())) {
+        t.listing().ifPresent(l -> byOrigin.put(l.origin(), l));
+      }
+    }
+    return List.copyOf(byOrigin.values());
+  }
+
   @Override
   public ToolResult execute(String agentClass, String sessionId, String toolId, JsonNode arguments,
       List<String> allowedTools) {
-    String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
+    return execute(ToolInvocation.direct(agentClass, sessionId, toolId, arguments, allowedTools));
+  }
+
+  @Override
+  public ToolResult execute(ToolInvocation call) {
+    String agentClass = call.agentClass();
+    String name = BoundedText.quote(call.toolId(), MAX_QUOTED_CHARS);
     try {
-      return dispatch(agentClass, sessionId, toolId, arguments, allowedTools == null ? List.of() : allowedTools);
+      return dispatch(call);
     } catch (PathRefusedException e) {
       return ToolResult.refused(e.code(), e.getMessage());
     } catch (ToolException e) {
@@ -114,8 +149,11 @@ public final class ToolDispatcher implements ToolExecutor {
         .toList();
   }
 
-  private ToolResult dispatch(String agentClass, String sessionId, String toolId, JsonNode arguments,
-      List<String> allowed) {
+  private ToolResult dispatch(ToolInvocation call) {
+    String agentClass = call.agentClass();
+    String toolId = call.toolId();
+    JsonNode arguments = call.arguments();
+    List<String> allowed = call.allowedTools();
     String name = BoundedText.quote(toolId, MAX_QUOTED_CHARS);
     AgentConfig agent;
     try {
@@ -156,7 +194,7 @@ public final class ToolDispatcher implements ToolExecutor {
     }
     ObjectNode withDefaults = ArgumentDefaults.apply(schema, args);
     ToolContext ctx = contexts.computeIfAbsent(agent.agentClass(), k -> ToolContext.of(agent, ledgers, null))
-        .withSession(sessionId);
+        .forCall(call);
     ToolResult result = tool.run(ctx, withDefaults);
     if (result == null) {
       return ToolResult.error(ToolErrorCodes.TOOL_FAILURE, name + " failed: it returned no result");

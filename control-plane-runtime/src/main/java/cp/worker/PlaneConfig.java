@@ -48,7 +48,8 @@ public record PlaneConfig(
     TlsSettings tls,
     Optional<PayloadKey> payloadKey,
     Optional<Path> resourcesDir,
-    Map<String, String> env) {
+    Map<String, String> env,
+    PlaneExtensions extensions) {
 
   public static final String DEFAULT_HOME = "cp-home";
   public static final String DEFAULT_NAMESPACE = "default";
@@ -72,6 +73,7 @@ public record PlaneConfig(
 
   public PlaneConfig {
     env = Map.copyOf(env);
+    extensions = extensions == null ? PlaneExtensions.NONE : extensions;
     payloadKey = payloadKey == null ? Optional.empty() : payloadKey;
     resourcesDir = resourcesDir == null ? Optional.empty() : resourcesDir;
   }
@@ -96,14 +98,24 @@ public record PlaneConfig(
     return blankToNull(env.get(JavaToolPath.VARIABLE));
   }
 
-  /** Whether this worker has more than the built-in agents and tools (CP_AGENTS_DIR or CP_TOOLS_PATH). */
+  /**
+   * Whether this worker has more than the built-in agents and tools (CP_AGENTS_DIR, CP_TOOLS_PATH,
+   * or tools and definitions registered in code).
+   */
   public boolean extended() {
-    return agentsDir().isPresent() || toolsPath() != null;
+    return agentsDir().isPresent() || toolsPath() != null || !extensions.isEmpty();
+  }
+
+  /** The same configuration with tools and agent definitions registered in code. */
+  public PlaneConfig withExtensions(PlaneExtensions more) {
+    return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, temporalAddress, namespace, temporalApiKey,
+        tls, payloadKey, resourcesDir, env, more);
   }
 
   /** What {@link PlaneAgents} assembles for this configuration; the MCP timeout stays under the tool activity's. */
   public PlaneAgents.Settings agentSettings() {
-    return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env, mcpSettings(), List.of());
+    return new PlaneAgents.Settings(catalogSource(), agentsDir(), toolsPath(), env, mcpSettings(), extensions.tools(),
+        extensions.definitions(), provider);
   }
 
   /**
@@ -112,15 +124,16 @@ public record PlaneConfig(
    * the activity's timeout, whichever is shorter.
    */
   public McpSettings mcpSettings() {
-    McpSettings defaults = McpSettings.forToolActivity(worker.toolStartToClose());
-    String raw = blankToNull(env.get(McpSettings.TIMEOUT_VARIABLE));
-    if (raw == null) {
-      return defaults;
-    }
-    long activity = worker.toolStartToClose().toMillis();
-    long ms = EnvNumbers.positive(McpSettings.TIMEOUT_VARIABLE, raw, activity - 1, "a number of milliseconds"
-        + " from 1 to " + (activity - 1) + " (below CP_TOOL_TIMEOUT_MS " + activity + ")");
-    return new McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
+    return ToolTimeouts.mcp(env, worker.toolStartToClose());
+  }
+
+  /**
+   * How long one Java tool call may run unless the agent gives the tool a {@code timeout_seconds}:
+   * CP_JAVA_TOOL_TIMEOUT_MS, which must stay under CP_TOOL_TIMEOUT_MS; unset, 30 s or half the tool
+   * activity's timeout, whichever is shorter.
+   */
+  public Duration javaToolTimeout() {
+    return ToolTimeouts.javaCall(env, worker.toolStartToClose());
   }
 
   /**
@@ -142,13 +155,14 @@ public record PlaneConfig(
     return "PlaneConfig[home=" + home + ", provider=" + provider + ", pricing=" + pricing + ", breaker=" + breaker
         + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
         + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
-        + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown)]";
+        + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown), extensions="
+        + extensions.tools().size() + " tools and " + extensions.definitions().size() + " definitions in code]";
   }
 
   /** The same configuration with other ledger settings (a test gives the store its own hooks). */
   public PlaneConfig withLedgers(LedgerSettings other) {
     return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
-        tls, payloadKey, resourcesDir, env);
+        tls, payloadKey, resourcesDir, env, extensions);
   }
 
   /**
@@ -197,7 +211,7 @@ public record PlaneConfig(
     Secret apiKey = env.get("TEMPORAL_API_KEY") == null || env.get("TEMPORAL_API_KEY").isBlank() ? Secret.NONE
         : Secret.of(env.get("TEMPORAL_API_KEY").trim());
     return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
-        PayloadKey.fromEnv(env), resourcesDir(env), env);
+        PayloadKey.fromEnv(env), resourcesDir(env), env, PlaneExtensions.NONE);
   }
 
   /**
@@ -374,6 +388,9 @@ public record PlaneConfig(
         + " ms / " + worker.retryInitialInterval().toMillis() + " ms doubling to " + worker.retryMaxInterval().toMillis()
         + " ms"});
     rows.add(new String[] {"continue-as-new after turns", String.valueOf(worker.continueAsNewAfterTurns())});
+    rows.add(new String[] {"tool activity / Java tool call / MCP request", worker.toolStartToClose().toMillis() + " ms / "
+        + javaToolTimeout().toMillis() + " ms / " + mcpSettings().requestTimeout().toMillis() + " ms (an agent's"
+        + " tool_timeout_seconds overrides the last two per tool)"});
     return rows;
   }
 }

@@ -88,7 +88,8 @@ public final class PlaneRuntime implements AutoCloseable {
             telemetry, services.faults()),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
             telemetry),
-        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers)};
+        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers),
+        new cp.activities.CatalogActivitiesImpl(catalog)};
   }
 
   /** Builds the runtime for {@code config} with the provider it selects and the built-in tools, reporting nothing. */
@@ -101,10 +102,15 @@ public final class PlaneRuntime implements AutoCloseable {
     return open(config, PlaneRuntime::builtinTools, services);
   }
 
-  /** The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages, gate_check). */
+  /**
+   * The tool dispatcher with the built-in tools (read_file, query_ledger, list_packages,
+   * gate_check, write_file) and, with CP_AGENTS_DIR, CP_TOOLS_PATH or tools registered in code,
+   * the worker's Java and MCP tools.
+   */
   public static ToolExecutor builtinTools(Deps deps) {
     return ToolDispatcher.withBuiltins(deps.catalog(), deps.ledgers(),
-        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings());
+        IntegrityGates.of(deps.catalog(), deps.source(), deps.ledgers()), deps.toolSettings(),
+        deps.agents().map(a -> a.tools(deps.javaToolTimeout())).orElse(List.of()));
   }
 
   /** Builds the runtime for {@code config} with the provider it selects. */
@@ -139,8 +145,17 @@ public final class PlaneRuntime implements AutoCloseable {
     SecretMasker masker = services.masker() != null ? services.masker() : config.secretMasker();
     PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
     Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
+    try {
+      ToolTimeouts.check(catalog, config.worker().toolStartToClose());
+    } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     if (agents != null) {
       ServerSecrets.register(masker, agents.definitions().servers());
+      AgentProviders.registerKeys(masker, agents.modelRoutes());
     }
     Ledgers ledgers;
     try {
@@ -158,13 +173,15 @@ public final class PlaneRuntime implements AutoCloseable {
         return List.of("$: " + e.getMessage());
       }
     };
-    Gateway gateway = new Gateway(List.of(provider), ledgers.hot(),
-        new GatewayConfig(provider.id(), Map.of(provider.id(), config.pricing())), validator,
+    AgentProviders.Set providers = AgentProviders.of(provider, config.pricing(),
+        agents == null ? Map.of() : agents.modelRoutes(), () -> new OfflineProvider(catalog.schemaValidator()::validate));
+    Gateway gateway = new Gateway(providers.providers(), ledgers.hot(),
+        new GatewayConfig(provider.id(), providers.prices()), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
-        ToolSettings.fromEnv(config.env())));
+        ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
   }
 
@@ -187,9 +204,22 @@ public final class PlaneRuntime implements AutoCloseable {
 
   /**
    * What a tool executor is built from; {@code source} is where the catalog was loaded from,
-   * {@code toolSettings} the built-in tools' configuration from the environment.
+   * {@code toolSettings} the built-in tools' configuration from the environment, {@code agents} the
+   * worker's Java and MCP tools (empty without CP_AGENTS_DIR, CP_TOOLS_PATH or tools registered in
+   * code), {@code javaToolTimeout} the bound of a Java tool's call.
    */
-  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {}
+  public record Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings,
+      java.util.Optional<PlaneAgents> agents, java.time.Duration javaToolTimeout) {
+    /** Deps without Java or MCP tools (tests that build an executor by hand). */
+    public Deps(Catalog catalog, Ledgers ledgers, ResourceSource source, ToolSettings toolSettings) {
+      this(catalog, ledgers, source, toolSettings, java.util.Optional.empty(), ToolTimeouts.DEFAULT_CALL);
+    }
+  }
+
+  /** The agent definitions, Java tools and MCP servers of this worker, if it has any. */
+  public java.util.Optional<PlaneAgents> agents() {
+    return java.util.Optional.ofNullable(agents);
+  }
 
   public PlaneConfig config() {
     return config;

@@ -195,7 +195,7 @@ public final class WorkOrderRunner {
         ToolCallResult t;
         try {
           t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
-              wo.constraints().allowedTools(), round, approval));
+              wo.constraints().allowedTools(), round, approval, callIndex));
         } catch (ActivityFailure f) {
           if (WoErrorCode.isLedgerFailure(RootCause.failureType(f))) {
             return ToolRound.ended(finishFailed(costed, WoErrorCode.LEDGER_UNWRITABLE,
@@ -236,7 +236,7 @@ public final class WorkOrderRunner {
       ToolUse use = new ToolUse("wo-" + wo.woId(), name, in.get("arguments"));
       try {
         ToolCallResult t = remote.toolCall(new ToolCallRequest(wo.woId(), wo.sessionId(), agentClass, use,
-            wo.constraints().allowedTools(), 1));
+            wo.constraints().allowedTools(), 1, null, 1));
         WorkOrder costed = wo.withCost(wo.cost().plus(WoCost.toolCall()));
         toolCalls.add(new ToolCallSummary(t.toolName(), wo.woId(), t.status(), t.entryId()));
         if (!t.ok()) {

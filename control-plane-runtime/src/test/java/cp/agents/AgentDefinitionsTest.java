@@ -51,8 +51,8 @@ class AgentDefinitionsTest {
     return Stream.of(
         Arguments.of("unknown key", OK + "modle: {name: x}\n",
             "w.yaml: modle: unknown key (known here: agent_class, description, instructions, instructions_file, model,"
-                + " max_tokens, fallback, tools, mcp_servers, approval, approval_timeout_seconds, budget, permissions,"
-                + " output_schema)"),
+                + " max_tokens, fallback, tools, mcp_servers, approval, approval_timeout_seconds, tool_timeout_seconds,"
+                + " budget, permissions, output_schema)"),
         Arguments.of("unknown key inside model", OK + "model: {provider: openai, temperature: 0}\n",
             "w.yaml: model.temperature: unknown key (known here: provider, name, base_url, api_key_env)"),
         Arguments.of("bad class name", "agent_class: weather\ninstructions: x\n",
@@ -105,6 +105,10 @@ class AgentDefinitionsTest {
             "w.yaml: approval.read_file: must be required or never"),
         Arguments.of("approval of a tool not granted", OK + "tools: [read_file]\napproval: {write_file: required}\n",
             "w.yaml: approval.write_file: 'write_file' matches no granted tool (tools: read_file)"),
+        Arguments.of("tool timeout of a tool not granted", OK + "tools: [read_file]\ntool_timeout_seconds: {'srv/*': 5}\n",
+            "w.yaml: tool_timeout_seconds.srv/*: 'srv/*' matches no granted tool (tools: read_file)"),
+        Arguments.of("tool timeout not a number of seconds", OK + "tools: [read_file]\ntool_timeout_seconds: {read_file: 0}\n",
+            "w.yaml: tool_timeout_seconds.read_file: must have a minimum value of 1"),
         Arguments.of("approval timeout past the turn deadline", OK + "tools: [write_file]\n"
             + "approval: {write_file: required, approval_timeout_seconds: 600}\n",
             "w.yaml: approval_timeout_seconds: 600 s is not shorter than the turn's deadline of 300 s: the turn would"
@@ -133,6 +137,22 @@ class AgentDefinitionsTest {
     String want = expected.replace("{dir}", dir.toString());
     assertTrue(errors.get(0).startsWith(want), () -> what + ":\n got  " + errors.get(0) + "\n want " + want);
     assertEquals(List.of(), r.definitions());
+  }
+
+  @Test
+  void aDefinitionRegisteredInCode_isCheckedWithTheDirectorysOnes_aClassInBothIsNamedTwice() throws IOException {
+    write("weather.yaml", OK);
+    DefinitionSource inCode = DefinitionSource.ofText("weather (registered in code)", OK);
+    DefinitionSource other = DefinitionSource.ofText("news (registered in code)",
+        "agent_class: NEWS\ninstructions: You tell the news.\ntools: [nope]\n");
+
+    AgentDefinitions.Result r = AgentDefinitions.check(List.of(DefinitionSource.of(dir.resolve("weather.yaml")), inCode,
+        other), Catalog.loadDefault(), ToolRegistry.ofBuiltins(), env());
+
+    assertEquals(List.of("weather (registered in code): agent_class: WEATHER is also defined in weather.yaml; an agent"
+        + " class is defined once", "news (registered in code): tools[0]: unknown tool 'nope' (known: read_file,"
+        + " query_ledger, list_packages, gate_check, write_file; an MCP tool is <server>/<tool>)"),
+        r.errors().stream().map(Object::toString).toList());
   }
 
   @Test
@@ -218,7 +238,14 @@ class AgentDefinitionsTest {
     assertEquals("ATT-WEATHER-001", w.attentionTemplateId());
     assertEquals(List.of("WEATHER"), catalog.attentionTemplate("ATT-WEATHER-001").appliesTo().agentClass());
     assertEquals("weather.yaml", catalog.agentFile("WEATHER").orElseThrow());
-    assertEquals(base.artifacts(), catalog.artifacts(), "the installed files are still the catalog's own");
+    List<cp.contracts.InstalledArtifact> added = catalog.artifacts().subList(base.artifacts().size(),
+        catalog.artifacts().size());
+    assertEquals(base.artifacts(), catalog.artifacts().subList(0, base.artifacts().size()));
+    assertEquals(1, added.size(), "the definition file is an installed artifact too: " + added);
+    assertEquals(cp.contracts.ArtifactKind.AGENT_DEFINITION, added.get(0).kind());
+    assertEquals(dir.resolve("weather.yaml").toAbsolutePath().toString(), added.get(0).file());
+    assertEquals(cp.model.Json.sha256(Files.readAllBytes(dir.resolve("weather.yaml"))), added.get(0).sha256(),
+        "the hash of the file's own bytes, so list_packages and G-ARTIFACTS can check it");
     AgentDefinition d = r.definitions().get(0).definition();
     assertEquals(2.5, d.budget().sessionUsd());
     assertEquals("offline", d.fallback().get(0).provider());

@@ -23,6 +23,28 @@ class McpTimeoutConfigTest {
   }
 
   @Test
+  void theJavaToolCallTimeout_defaultsUnderTheToolActivitys_andMayNotReachIt() {
+    assertEquals(Duration.ofSeconds(30), PlaneConfig.fromEnv(Map.of()).javaToolTimeout());
+    assertEquals(Duration.ofSeconds(10), PlaneConfig.fromEnv(Map.of("CP_TOOL_TIMEOUT_MS", "20000")).javaToolTimeout());
+    assertEquals(Duration.ofMillis(2500), PlaneConfig.fromEnv(Map.of("CP_JAVA_TOOL_TIMEOUT_MS", "2500"))
+        .javaToolTimeout());
+
+    var e = assertThrows(ConfigException.class, () -> PlaneConfig.fromEnv(Map.of("CP_JAVA_TOOL_TIMEOUT_MS", "60000"))
+        .javaToolTimeout());
+    assertEquals("CP_JAVA_TOOL_TIMEOUT_MS", e.variable());
+    assertTrue(e.getMessage().contains("below CP_TOOL_TIMEOUT_MS 60000"), e.getMessage());
+  }
+
+  @Test
+  void codeExtensions_makeTheWorkerExtended_withoutTheVariables() {
+    PlaneConfig base = PlaneConfig.fromEnv(Map.of());
+    PlaneConfig withCode = base.withExtensions(new PlaneExtensions(java.util.List.of(),
+        java.util.List.of(cp.agents.DefinitionSource.ofText("w", "agent_class: W\ninstructions: x\n"))));
+    assertTrue(!base.extended() && withCode.extended());
+    assertEquals(1, withCode.agentSettings().codeDefinitions().size());
+  }
+
+  @Test
   void theAgentsDirAndToolsPath_comeFromTheEnvironment() {
     PlaneConfig none = PlaneConfig.fromEnv(Map.of());
     PlaneConfig both = PlaneConfig.fromEnv(Map.of("CP_AGENTS_DIR", "/x/agents", "CP_TOOLS_PATH", "/x/t.jar"));

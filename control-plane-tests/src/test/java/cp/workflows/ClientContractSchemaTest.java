@@ -49,7 +49,8 @@ import org.junit.jupiter.api.Test;
 class ClientContractSchemaTest {
   static final String SID = "SES-5c4e3a01";
   static final List<String> SCHEMAS = List.of("session_input", "turn_request", "turn_result", "session_summary",
-      "session_state", "refusal", "turn_progress", "approval_decision", "approval_result", "pending_approval");
+      "session_state", "refusal", "turn_progress", "approval_decision", "approval_result", "pending_approval",
+      "agent_classes");
   static final SchemaValidator VALIDATOR = new SchemaValidator();
 
   FakeActivities.Ho1 ho1;

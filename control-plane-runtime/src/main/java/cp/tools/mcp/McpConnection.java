@@ -39,6 +39,11 @@ import reactor.core.publisher.Mono;
  */
 public final class McpConnection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+  /**
+   * The SDK's own bound on any request, behind the bounds set where each request is made: the
+   * longest call an agent may allow a tool ({@code tool_timeout_seconds} is at most an hour).
+   */
+  static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
 
   private final McpServerSpec spec;
   private final Map<String, String> workerEnv;
@@ -48,6 +53,10 @@ public final class McpConnection implements AutoCloseable {
   private final AtomicInteger starts = new AtomicInteger();
   /** Guarded by {@link #lock}. */
   private McpAsyncClient client;
+  /** The transport of {@link #client}, which cancels a call that timed out. Guarded by {@link #lock}. */
+  private CancellableTransport transport;
+  /** Wraps each transport as it is made: the identity, or a test's recorder around it. */
+  private final java.util.function.UnaryOperator<McpClientTransport> wrap;
   private volatile boolean alive;
   private volatile boolean closed;
   private volatile McpToolList tools = McpToolList.EMPTY;
@@ -66,6 +75,13 @@ public final class McpConnection implements AutoCloseable {
    */
   public McpConnection(McpServerSpec spec, Map<String, String> workerEnv, McpSettings settings,
       java.util.function.Consumer<McpToolList> onToolsChanged) {
+    this(spec, workerEnv, settings, onToolsChanged, java.util.function.UnaryOperator.identity());
+  }
+
+  /** As above, each transport passed through {@code wrap} (a test records what is sent with it). */
+  McpConnection(McpServerSpec spec, Map<String, String> workerEnv, McpSettings settings,
+      java.util.function.Consumer<McpToolList> onToolsChanged, java.util.function.UnaryOperator<McpClientTransport> wrap) {
+    this.wrap = Objects.requireNonNull(wrap, "wrap");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.workerEnv = Map.copyOf(workerEnv);
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -74,6 +90,10 @@ public final class McpConnection implements AutoCloseable {
 
   public McpServerSpec spec() {
     return spec;
+  }
+
+  public McpSettings settings() {
+    return settings;
   }
 
   /** The tools as last listed (empty before the first start). */
@@ -107,10 +127,12 @@ public final class McpConnection implements AutoCloseable {
       closeClient();
       McpAsyncClient c = null;
       try {
-        McpClientTransport transport = transport();
-        // The handshake and the listing are part of starting and get the start timeout; each tool
-        // call is bounded by the (usually shorter) request timeout where it is made.
-        c = McpClient.async(transport).requestTimeout(settings.startTimeout())
+        McpClientTransport made = transport();
+        CancellableTransport cancellable = new CancellableTransport(wrap.apply(made));
+        // The handshake and the listing are part of starting and get the start timeout where they
+        // are made; each tool call is bounded by its own timeout where it is made, which may be
+        // longer than the start timeout: the SDK's own request timeout only backs them up.
+        c = McpClient.async(cancellable).requestTimeout(LONGEST_CALL)
             .initializationTimeout(settings.startTimeout())
             .clientInfo(new McpSchema.Implementation("control-plane", "1"))
             .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
@@ -118,8 +140,9 @@ public final class McpConnection implements AutoCloseable {
         c.initialize().block();
         int generation = starts.incrementAndGet();
         client = c;
+        transport = cancellable;
         alive = true;
-        if (transport instanceof IsolatedStdioTransport stdio) {
+        if (made instanceof IsolatedStdioTransport stdio) {
           watchExit(stdio, generation);
         }
         tools = list(c);
@@ -138,34 +161,64 @@ public final class McpConnection implements AutoCloseable {
   }
 
   /**
-   * Calls {@code tool} (the server's own name) with {@code args}. Never throws: every outcome is a result.
+   * Calls {@code tool} (the server's own name) with {@code args}, bounded by the request timeout.
+   * Never throws: every outcome is a result.
    */
   public ToolResult call(String tool, JsonNode args) {
+    return call(tool, args, settings.requestTimeout());
+  }
+
+  /**
+   * Calls {@code tool} (the server's own name) with {@code args}, bounded by {@code timeout}.
+   * Never throws: every outcome is a result.
+   */
+  public ToolResult call(String tool, JsonNode args, java.time.Duration timeout) {
     McpAsyncClient c;
+    CancellableTransport t;
     try {
       start();
       synchronized (lock) {
         c = client;
+        t = transport;
       }
     } catch (McpUnavailableException e) {
       LOG.warn("mcp server {} ({}) is unavailable: {}", spec.name(), spec.describe(), e.reason());
       return unavailable(e.reason(), false);
     }
+    CancellableTransport.SentRequest sent = new CancellableTransport.SentRequest();
     try {
       McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
-          .timeout(settings.requestTimeout()).block();
+          .contextWrite(CancellableTransport.tracking(sent)).timeout(timeout).block();
       return McpContent.toResult(r);
     } catch (McpError e) {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
           + ToolOutput.message(e.getMessage()));
     } catch (RuntimeException e) {
       if (RootCause.first(e, TimeoutException.class).isPresent()) {
+        cancel(t, sent, tool, timeout);
         return ToolResult.error(ToolErrorCodes.TOOL_TIMEOUT, tool + " on MCP server '" + spec.name()
-            + "' did not answer within " + settings.requestTimeout().toMillis() + " ms; the call was abandoned");
+            + "' did not answer within " + timeout.toMillis() + " ms; the call was abandoned");
       }
       markDead(c);
       LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
       return unavailable(reason(e), true);
+    }
+  }
+
+  /**
+   * Tells the server the call timed out (MCP's cancellation), so it may stop the work; best effort:
+   * the call has already ended as tool_timeout whatever the server does with it.
+   */
+  private void cancel(CancellableTransport t, CancellableTransport.SentRequest sent, String tool,
+      java.time.Duration timeout) {
+    if (t == null || sent.id() == null) {
+      return;
+    }
+    try {
+      t.cancel(sent.id(), "the client stopped waiting after " + timeout.toMillis() + " ms")
+          .timeout(settings.startTimeout()).block();
+    } catch (RuntimeException e) {
+      LOG.debug("mcp server {}: the cancellation of {} could not be sent: {}", spec.name(), tool, reason(e));
     }
   }
 
@@ -217,7 +270,7 @@ public final class McpConnection implements AutoCloseable {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
     do {
-      McpSchema.ListToolsResult page = c.listTools(cursor).block();
+      McpSchema.ListToolsResult page = c.listTools(cursor).timeout(settings.startTimeout()).block();
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
@@ -264,6 +317,7 @@ public final class McpConnection implements AutoCloseable {
     if (client != null) {
       closeQuietly(client);
       client = null;
+      transport = null;
     }
   }
 

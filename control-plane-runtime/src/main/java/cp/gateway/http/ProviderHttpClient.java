@@ -9,6 +9,7 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -20,6 +21,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okhttp3.sse.EventSources;
 import okio.BufferedSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +69,8 @@ import org.slf4j.LoggerFactory;
 public final class ProviderHttpClient {
   private static final Logger log = LoggerFactory.getLogger(ProviderHttpClient.class);
   private static final MediaType JSON = MediaType.get("application/json");
+  /** The media type of a server-sent event stream. */
+  static final String EVENT_STREAM = "text/event-stream";
   /** Identifies the caller in provider logs without revealing versions of anything. */
   public static final String USER_AGENT = "control-plane";
   /** The variable that sets {@link ProviderSettings#maxReplyBytes()}, named in the failure. */
@@ -152,6 +156,69 @@ public final class ProviderHttpClient {
       } finally {
         InFlightCalls.finished(call);
       }
+    }
+  }
+
+  /**
+   * Sends {@code json} asking for server-sent events and reads the stream into {@code events} as
+   * it arrives (issue 24): empty when the stream came whole (its last event seen), or the reply
+   * when the server answered without streaming (an error status, or a JSON body from a server that
+   * cannot stream: read as a one-shot reply). Sent like {@link #postJson}, never twice once it may
+   * have reached the server. A stream with no event within the read timeout fails as
+   * {@code TIMEOUT} (a hung call); one that breaks or ends before its last event as
+   * {@code CONNECTION} (retried); a stream over the reply size limit as {@code REPLY_TOO_LARGE}.
+   * The whole stream stays within the call timeout, as a one-shot reply does.
+   */
+  public Optional<HttpReply> postStreaming(HttpUrl url, Headers headers, byte[] json, SseEvents events)
+      throws ProviderException {
+    String target = describe(url);
+    long start = System.nanoTime();
+    ServerReached.Mark mark = new ServerReached.Mark();
+    Request request = new Request.Builder()
+        .url(url)
+        .headers(headers)
+        .header("user-agent", USER_AGENT)
+        .header("accept", EVENT_STREAM + ", " + JSON)
+        .tag(ServerReached.Mark.class, mark)
+        .post(oneShot(json))
+        .build();
+    Call call = client.newCall(request);
+    InFlightCalls.started(call);
+    int status = 0;
+    try (Response response = call.execute()) {
+      status = response.code();
+      MediaType type = response.body().contentType();
+      if (!response.isSuccessful() || type == null || !EVENT_STREAM.equals(type.type() + "/" + type.subtype())) {
+        String text = body(response, target);
+        return Optional.of(new HttpReply(status, response.headers(), text, elapsedMillis(start)));
+      }
+      SseReading reading = new SseReading(events, settings.maxReplyBytes());
+      EventSources.processResponse(response, reading);
+      reading.rethrow();
+      if (!events.complete()) {
+        throw ProviderException.builder(providerId, ProviderErrorKind.CONNECTION).httpStatus(status)
+            .message("the event stream from " + target + " ended after " + reading.count() + " events without its"
+                + " last one, " + elapsedMillis(start) + " ms in; it may have been answered in part")
+            .redacting(settings.apiKey()).build();
+      }
+      log.debug("{} POST {} -> streamed {} events in {} ms", providerId, target, reading.count(), elapsedMillis(start));
+      return Optional.empty();
+    } catch (SseReading.Failed e) {
+      if (e.getCause() instanceof ProviderException p) {
+        throw p;
+      }
+      if (e.getCause() instanceof SseReading.TooLarge) {
+        throw ProviderException.builder(providerId, ProviderErrorKind.REPLY_TOO_LARGE).httpStatus(status)
+            .message("event stream from " + target + " was over " + settings.maxReplyBytes() + " bytes ("
+                + MAX_REPLY_VARIABLE + "); not read further and not retried")
+            .redacting(settings.apiKey()).build();
+      }
+      IOException io = e.getCause() instanceof IOException x ? x : new IOException(e.getCause());
+      throw ioFailure(io, mark, status, target, elapsedMillis(start), call.isCanceled());
+    } catch (IOException e) {
+      throw ioFailure(e, mark, status, target, elapsedMillis(start), call.isCanceled());
+    } finally {
+      InFlightCalls.finished(call);
     }
   }
 

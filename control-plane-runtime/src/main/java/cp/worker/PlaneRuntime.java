@@ -83,9 +83,13 @@ public final class PlaneRuntime implements AutoCloseable {
     return activities(context, cp.activities.ReplySignals.NONE);
   }
 
-  /** The worker's set, whose streamed rounds (issue 24) signal their turn workflows through {@code client}. */
+  /**
+   * The worker's set, whose streamed rounds (issue 24) signal their turn workflows through
+   * {@code client}, unless {@code CP_STREAM_REPLIES=false}.
+   */
   public Object[] activities(io.temporal.client.WorkflowClient client) {
-    return activities(ActivityContextSource.TEMPORAL, new TemporalReplySignals(client));
+    return activities(ActivityContextSource.TEMPORAL, TemporalReplySignals.enabled(config.env())
+        ? new TemporalReplySignals(client) : cp.activities.ReplySignals.NONE);
   }
 
   private Object[] activities(ActivityContextSource context, cp.activities.ReplySignals replies) {

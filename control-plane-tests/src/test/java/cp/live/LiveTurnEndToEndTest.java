@@ -79,7 +79,7 @@ class LiveTurnEndToEndTest {
   }
 
   @Test
-  void anOfflineTurn_streamsItsReplyInDeltas_andEndsWithTheResult_readableAfterItClosed() {
+  void anOfflineTurn_streamsItsReplyInDeltas_andEndsWithTheResult_readableAfterItClosed() throws Exception {
     try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of()), PlaneRuntime::builtinTools)) {
       String sid = plane.client.startSession("ADMIN");
       TurnResult r = plane.client.turn(sid, "Tell me how a durable workflow recovers after its worker dies");
@@ -102,6 +102,14 @@ class LiveTurnEndToEndTest {
       int firstDelta = indexOf(events, TurnEvent.TEXT_DELTA);
       assertTrue(firstDelta > events.indexOf(events.stream().filter(e -> "synthesize".equals(e.step())).findFirst()
           .orElseThrow()), "text streams within the synthesize step");
+
+      com.fasterxml.jackson.databind.JsonNode raw = plane.connection.client()
+          .newUntypedWorkflowStub(WorkOrderIds.turnWorkflow(sid, 1))
+          .query(TurnWorkflow.EVENTS, com.fasterxml.jackson.databind.JsonNode.class, 1);
+      try (var in = getClass().getClassLoader().getResourceAsStream("api/schemas/turn_event_page.schema.json")) {
+        var schema = cp.model.Json.MAPPER.readTree(in);
+        assertEquals(List.of(), new cp.contracts.SchemaValidator().validate(schema, raw), "the contract's schema: " + raw);
+      }
 
       TurnEventPage rest = events(plane, sid, 1, 4);
       assertEquals(events.subList(3, events.size()), rest.events(), "resumed from 4: the rest, nothing twice");
@@ -201,6 +209,14 @@ class LiveTurnEndToEndTest {
       }
     }
     return -1;
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   static void await(CountDownLatch latch) {

@@ -371,11 +371,8 @@ public final class ControlPlaneClient implements AutoCloseable {
   }
 
   /**
-   * Issue 24: turn {@code turn}'s events from sequence number {@code fromSeq} on (1 for all), one
-   * Query on its workflow, a page at a time: ask again from {@code next_seq} until {@code done}.
-   * A client that reconnects resumes from the last number it saw + 1: no gap, no duplicate. Also
-   * answered after the turn has closed (within the namespace's retention); an empty page when the
-   * turn's workflow does not exist (yet).
+   * Issue 24: turn {@code turn}'s events from {@code fromSeq} on (1: all), a page per Query; ask
+   * again from {@code next_seq} until {@code done}. Resumable, also after the turn closed.
    */
   public cp.model.TurnEventPage events(String sessionId, int turn, long fromSeq) {
     checkSessionId(sessionId);

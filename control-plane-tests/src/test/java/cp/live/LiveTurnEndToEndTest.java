@@ -59,17 +59,9 @@ class LiveTurnEndToEndTest {
     }
   }
 
-  /** The reply a client assembles from the events: deltas appended, retractions cut back to {@code keep}. */
+  /** The reply a client assembles from the events. */
   static String replay(List<TurnEvent> events) {
-    StringBuilder text = new StringBuilder();
-    for (TurnEvent e : events) {
-      if (TurnEvent.TEXT_DELTA.equals(e.type())) {
-        text.append(e.text());
-      } else if (TurnEvent.RETRACTED.equals(e.type())) {
-        text.setLength(e.keep());
-      }
-    }
-    return text.toString();
+    return LiveText.replay(events);
   }
 
   static void assertNumbered(List<TurnEvent> events) {
@@ -117,6 +109,30 @@ class LiveTurnEndToEndTest {
       TurnEventPage after = events(plane, sid, 1, rest.nextSeq());
       assertTrue(after.events().isEmpty());
       assertEquals(rest.nextSeq(), after.nextSeq());
+    }
+  }
+
+  @Test
+  void aToolTurn_showsTheToolAsRequestedAndFinished_betweenItsRounds() {
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of()), PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("ADMIN");
+      TurnResult r = plane.client.turn(sid, "what packages are installed?");
+      assertEquals("list_packages", r.toolCalls().get(0).toolName());
+
+      List<TurnEvent> events = all(plane, sid, 1);
+
+      assertNumbered(events);
+      List<String> shape = events.stream().filter(e -> !TurnEvent.TEXT_DELTA.equals(e.type()))
+          .map(e -> e.type() + ":" + (e.tool() != null ? e.tool() : e.step())).toList();
+      assertEquals(List.of("step_started:classify", "step_finished:classify", "step_started:attention",
+          "step_finished:attention", "step_started:synthesize", "step_finished:synthesize",
+          "tool_requested:list_packages", "tool_finished:list_packages", "step_started:synthesize round 2",
+          "step_finished:synthesize round 2", "step_started:quality gate", "step_finished:quality gate", "done:null"),
+          shape);
+      assertEquals(r.response(), replay(events));
+      TurnEvent requested = events.stream().filter(e -> TurnEvent.TOOL_REQUESTED.equals(e.type())).findFirst()
+          .orElseThrow();
+      assertEquals(r.toolCalls().get(0).woId(), requested.woId());
     }
   }
 

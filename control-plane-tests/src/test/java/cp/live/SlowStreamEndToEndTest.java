@@ -1,11 +1,10 @@
 package cp.live;
 
-import static cp.gateway.stream.SseBody.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import cp.client.TurnListener;
+import cp.gateway.stream.SlowAnthropic;
 import cp.gateway.stream.SseBody;
 import cp.ledger.LedgerEntry;
 import cp.model.Json;
@@ -20,10 +19,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,54 +36,11 @@ class SlowStreamEndToEndTest {
   @StartStop final MockWebServer server = new MockWebServer();
   @TempDir Path home;
 
-  static String word(int i) {
-    return "word" + i + (i % 7 == 6 ? ",\\n" : " ");
-  }
-
-  static SseBody slowReply() {
-    List<String> events = new ArrayList<>();
-    events.add(event("message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_slow\",\"type\":\"message\","
-        + "\"role\":\"assistant\",\"model\":\"claude-slow\",\"content\":[],\"usage\":{\"input_tokens\":50,"
-        + "\"output_tokens\":1}}}"));
-    events.add(event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
-        + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}"));
-    events.add(delta("{\\\"response_text\\\": \\\""));
-    for (int i = 0; i < DELTAS; i++) {
-      events.add(delta(word(i).replace("\\", "\\\\")));
-    }
-    events.add(delta("done.\\\"}"));
-    events.add(event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}"));
-    events.add(event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
-        + "\"usage\":{\"output_tokens\":90}}"));
-    events.add(event("message_stop", "{\"type\":\"message_stop\"}"));
-    return SseBody.of(events, PAUSE_MS);
-  }
-
-  static String delta(String escapedText) {
-    return event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-        + "\"delta\":{\"type\":\"text_delta\",\"text\":\"" + escapedText + "\"}}");
-  }
-
   @Test
   void aSlowStream_reachesTheClientAsItIsWritten_onceAndInOrder_andEqualsTheLedgersExchange() throws Exception {
-    List<SseBody> streams = Collections.synchronizedList(new ArrayList<>());
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        JsonNode body = Json.parse(request.getBody().utf8());
-        if (body.path("stream").asBoolean()) {
-          SseBody s = slowReply();
-          streams.add(s);
-          return s.response();
-        }
-        String classification = "{\"speech_act\":\"question\",\"ambiguity\":\"low\",\"intent\":\"explain\","
-            + "\"needs_tools\":false}";
-        return new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
-            .body("{\"id\":\"msg_c\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-slow\","
-                + "\"content\":[" + Json.object().put("type", "text").put("text", classification) + "],"
-                + "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":40,\"output_tokens\":20}}").build();
-      }
-    });
+    SlowAnthropic model = new SlowAnthropic(DELTAS, PAUSE_MS);
+    List<SseBody> streams = model.streams;
+    server.setDispatcher(model);
     Map<String, String> env = new HashMap<>(Map.of("CP_PROVIDER", "anthropic", "ANTHROPIC_API_KEY", "test-key",
         "ANTHROPIC_BASE_URL", server.url("/").toString()));
     try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, env), PlaneRuntime::builtinTools)) {
@@ -132,6 +85,7 @@ class SlowStreamEndToEndTest {
       assertTrue(deltas < DELTAS, "batched, not one signal per token: " + deltas + " deltas");
       System.out.printf("slow stream: first delta at the client %.2f s before the provider's last event; %d deltas"
           + " for %d provider deltas%n", leadSeconds, deltas, DELTAS + 2);
+      assertEquals(model.reply(), assembled);
     }
   }
 }

@@ -23,15 +23,7 @@ class ReplyStreamsTest {
   final ReplyStreams streams = new ReplyStreams(log, WF, warnings::add);
 
   static String replay(List<TurnEvent> events) {
-    StringBuilder text = new StringBuilder();
-    for (TurnEvent e : events) {
-      if (TurnEvent.TEXT_DELTA.equals(e.type())) {
-        text.append(e.text());
-      } else if (TurnEvent.RETRACTED.equals(e.type())) {
-        text.setLength(e.keep());
-      }
-    }
-    return text.toString();
+    return cp.live.LiveText.replay(events);
   }
 
   List<TurnEvent> events() {

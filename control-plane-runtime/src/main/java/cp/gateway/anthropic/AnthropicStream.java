@@ -137,7 +137,6 @@ final class AnthropicStream implements SseEvents {
       case "authentication_error" -> 401;
       case "permission_error" -> 403;
       case "not_found_error" -> 404;
-      case "request_too_large" -> 413;
       case "rate_limit_error" -> 429;
       case "overloaded_error" -> 529;
       default -> 500;

@@ -115,6 +115,28 @@ public final class ProviderHttpClient {
    * failures and a 2xx reply over the size limit throw.
    */
   public HttpReply postJson(HttpUrl url, Headers headers, byte[] json) throws ProviderException {
+    return post(url, headers, json, JSON.toString(), (response, target, start, attempt) -> {
+      String text = body(response, target);
+      long millis = elapsedMillis(start);
+      log.debug("{} POST {} -> HTTP {} in {} ms ({} chars, attempt {})", providerId, target, response.code(), millis,
+          text.length(), attempt);
+      return new HttpReply(response.code(), response.headers(), text, millis);
+    });
+  }
+
+  /** What a call makes of its response, once it has one. */
+  @FunctionalInterface
+  private interface ResponseReader<T> {
+    T read(Response response, String target, long startNanos, int attempt)
+        throws IOException, ProviderException, SseReading.Failed;
+  }
+
+  /**
+   * Sends {@code json}, once or again on a fresh connection when it never reached the server (see
+   * the class comment), and reads the response with {@code reader}; I/O failures throw.
+   */
+  private <T> T post(HttpUrl url, Headers headers, byte[] json, String accept, ResponseReader<T> reader)
+      throws ProviderException {
     String target = describe(url);
     long start = System.nanoTime();
     long budgetNanos = settings.callTimeout().toNanos();
@@ -124,7 +146,7 @@ public final class ProviderHttpClient {
           .url(url)
           .headers(headers)
           .header("user-agent", USER_AGENT)
-          .header("accept", JSON.toString())
+          .header("accept", accept)
           .tag(ServerReached.Mark.class, mark)
           .post(oneShot(json))
           .build();
@@ -135,11 +157,9 @@ public final class ProviderHttpClient {
       int status = 0;
       try (Response response = call.execute()) {
         status = response.code();
-        String text = body(response, target);
-        long millis = elapsedMillis(start);
-        log.debug("{} POST {} -> HTTP {} in {} ms ({} chars, attempt {})", providerId, target, status, millis,
-            text.length(), attempt);
-        return new HttpReply(status, response.headers(), text, millis);
+        return reader.read(response, target, start, attempt);
+      } catch (SseReading.Failed e) {
+        throw streamFailure(e, mark, status, target, start, call.isCanceled());
       } catch (IOException e) {
         long millis = elapsedMillis(start);
         boolean neverReached = mark.stale() || (mark.reused() && mark.requestIncomplete());
@@ -171,55 +191,40 @@ public final class ProviderHttpClient {
    */
   public Optional<HttpReply> postStreaming(HttpUrl url, Headers headers, byte[] json, SseEvents events)
       throws ProviderException {
-    String target = describe(url);
-    long start = System.nanoTime();
-    ServerReached.Mark mark = new ServerReached.Mark();
-    Request request = new Request.Builder()
-        .url(url)
-        .headers(headers)
-        .header("user-agent", USER_AGENT)
-        .header("accept", EVENT_STREAM + ", " + JSON)
-        .tag(ServerReached.Mark.class, mark)
-        .post(oneShot(json))
-        .build();
-    Call call = client.newCall(request);
-    InFlightCalls.started(call);
-    int status = 0;
-    try (Response response = call.execute()) {
-      status = response.code();
+    return post(url, headers, json, EVENT_STREAM + ", " + JSON, (response, target, start, attempt) -> {
       MediaType type = response.body().contentType();
       if (!response.isSuccessful() || type == null || !EVENT_STREAM.equals(type.type() + "/" + type.subtype())) {
-        String text = body(response, target);
-        return Optional.of(new HttpReply(status, response.headers(), text, elapsedMillis(start)));
+        return Optional.of(new HttpReply(response.code(), response.headers(), body(response, target),
+            elapsedMillis(start)));
       }
       SseReading reading = new SseReading(events, settings.maxReplyBytes());
       EventSources.processResponse(response, reading);
       reading.rethrow();
       if (!events.complete()) {
-        throw ProviderException.builder(providerId, ProviderErrorKind.CONNECTION).httpStatus(status)
+        throw ProviderException.builder(providerId, ProviderErrorKind.CONNECTION).httpStatus(response.code())
             .message("the event stream from " + target + " ended after " + reading.count() + " events without its"
                 + " last one, " + elapsedMillis(start) + " ms in; it may have been answered in part")
             .redacting(settings.apiKey()).build();
       }
       log.debug("{} POST {} -> streamed {} events in {} ms", providerId, target, reading.count(), elapsedMillis(start));
       return Optional.empty();
-    } catch (SseReading.Failed e) {
-      if (e.getCause() instanceof ProviderException p) {
-        throw p;
-      }
-      if (e.getCause() instanceof SseReading.TooLarge) {
-        throw ProviderException.builder(providerId, ProviderErrorKind.REPLY_TOO_LARGE).httpStatus(status)
-            .message("event stream from " + target + " was over " + settings.maxReplyBytes() + " bytes ("
-                + MAX_REPLY_VARIABLE + "); not read further and not retried")
-            .redacting(settings.apiKey()).build();
-      }
-      IOException io = e.getCause() instanceof IOException x ? x : new IOException(e.getCause());
-      throw ioFailure(io, mark, status, target, elapsedMillis(start), call.isCanceled());
-    } catch (IOException e) {
-      throw ioFailure(e, mark, status, target, elapsedMillis(start), call.isCanceled());
-    } finally {
-      InFlightCalls.finished(call);
+    });
+  }
+
+  /** A stream that failed after it opened: the API's own error, the size limit, or an I/O failure. */
+  private ProviderException streamFailure(SseReading.Failed e, ServerReached.Mark mark, int status, String target,
+      long start, boolean canceled) {
+    if (e.getCause() instanceof ProviderException p) {
+      return p;
     }
+    if (e.getCause() instanceof SseReading.TooLarge) {
+      return ProviderException.builder(providerId, ProviderErrorKind.REPLY_TOO_LARGE).httpStatus(status)
+          .message("event stream from " + target + " was over " + settings.maxReplyBytes() + " bytes ("
+              + MAX_REPLY_VARIABLE + "); not read further and not retried")
+          .redacting(settings.apiKey()).build();
+    }
+    IOException io = e.getCause() instanceof IOException x ? x : new IOException(e.getCause());
+    return ioFailure(io, mark, status, target, elapsedMillis(start), canceled);
   }
 
   /** The body as text, read up to the size limit. */

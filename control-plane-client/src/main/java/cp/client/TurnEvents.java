@@ -7,7 +7,6 @@ import cp.model.TurnEventPage;
 import cp.model.WorkOrderIds;
 import cp.workflows.TurnWorkflow;
 import io.grpc.StatusRuntimeException;
-import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -17,8 +16,8 @@ import java.util.function.Function;
  * ({@link Follower}). Thread-safe.
  */
 final class TurnEvents {
-  /** After the turn's result came, how long the follower reads on for the events it has not seen yet. */
-  static final Duration DRAIN_LIMIT = Duration.ofSeconds(5);
+  /** Reads of a finished turn's last events that may fail (each a bounded RPC) before the follower gives up. */
+  static final int FINISH_TRIES = 3;
 
   private final BoundedRpc rpc;
   private final ClientFailures failures;
@@ -87,23 +86,26 @@ final class TurnEvents {
       }
     }
 
-    /** The turn {@code resultTurn} has its result: reads on until its last event ({@code done}), within a limit. */
+    /**
+     * The turn {@code resultTurn} has its result, so its workflow has closed and its events are
+     * final: reads them to the end (to {@code done}, or to the last one a turn without events, such
+     * as one that failed and degraded, has), with a few tries when the service does not answer.
+     */
     void finish(int resultTurn) {
       if (turn != resultTurn) {
         turn = resultTurn; // guessed another client's turn: start over on the right one
         next = 1;
         done = false;
       }
-      long until = System.nanoTime() + DRAIN_LIMIT.toNanos();
-      while (!done && System.nanoTime() < until) {
+      int failures = 0;
+      while (!done && failures < FINISH_TRIES) {
         long before = next;
-        if (!poll() || next == before) {
-          try {
-            Thread.sleep(20);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-          }
+        if (!poll()) {
+          failures++;
+          continue;
+        }
+        if (next == before) {
+          return;
         }
       }
     }

@@ -24,7 +24,7 @@ class LiveTurnBenchTest {
 
     List<Measure> m = new LiveTurnBench(env, 5).run();
 
-    assertEquals(2, m.size());
+    assertEquals(3, m.size());
     m.forEach(x -> System.out.println("P8: " + x.what() + " = " + x.value() + " (" + x.status() + "; " + x.detail()
         + ")"));
     assertEquals(Measure.Id.P8, m.get(0).id());

@@ -23,6 +23,11 @@ import okhttp3.HttpUrl;
  * keeps its fields, and how a reply reads. Never retried here; the key never leaves the headers.
  */
 public abstract class HttpLlmProvider implements LlmProvider {
+  /**
+   * Statuses with which a server refuses a request as malformed before running any model (400, 422):
+   * a streaming request refused so is sent once more one-shot, as a server that cannot stream needs.
+   */
+  static final java.util.Set<Integer> STREAM_REFUSED = java.util.Set.of(400, 422);
   protected final ProviderSettings settings;
   private final String id;
   private final HttpUrl endpoint;
@@ -98,6 +103,18 @@ public abstract class HttpLlmProvider implements LlmProvider {
     });
     java.util.Optional<HttpReply> whole = http.postStreaming(endpoint, headers(), body(wire), events);
     if (whole.isPresent()) {
+      if (STREAM_REFUSED.contains(whole.get().status())) {
+        // A server that refuses the streaming request (an older OpenAI-compatible server that does not
+        // know "stream_options", say) ran no model on it: asked once more, one-shot.
+        org.slf4j.LoggerFactory.getLogger(HttpLlmProvider.class).info("{} refused a streaming request with HTTP {};"
+            + " sending it one-shot", id, whole.get().status());
+        ProviderReply reply = send(request);
+        String text = cp.model.ContentBlock.joinText(reply.content());
+        if (!text.isEmpty()) {
+          sink.text(text);
+        }
+        return reply;
+      }
       if (!whole.get().isSuccess()) {
         throw errors.toException(whole.get());
       }

@@ -162,6 +162,21 @@ class StreamingProviderTest {
   }
 
   @Test
+  void aServerRefusingTheStreamingRequest_isAskedOnceMoreOneShot() throws Exception {
+    server.enqueue(json(400, "{\"error\":{\"message\":\"Unrecognized request argument: stream_options\","
+        + "\"type\":\"invalid_request_error\"}}"));
+    server.enqueue(json(200, OPENAI_ONE_SHOT));
+    List<String> deltas = new ArrayList<>();
+
+    ProviderReply reply = openAi().stream(toolRequest(), deltas::add);
+
+    assertEquals(List.of("Let me check."), deltas);
+    assertEquals(ProviderReply.TOOL_USE, reply.finishReason());
+    assertTrue(Json.parse(server.takeRequest().getBody().utf8()).path("stream").asBoolean());
+    assertTrue(Json.parse(server.takeRequest().getBody().utf8()).path("stream").isMissingNode(), "one-shot");
+  }
+
+  @Test
   void anErrorEventMidStream_failsAsTheSameOneShotErrorWould() {
     List<String> events = new ArrayList<>(ANTHROPIC_EVENTS.subList(0, 4));
     events.add(event("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"));

@@ -30,7 +30,29 @@ final class ExchangeRecords {
   static final String EXCHANGE = EventType.EXCHANGE.wire();
   static final String PROMPT_REJECTED = EventType.PROMPT_REJECTED.wire();
 
+  /** Of input_tokens, those read from the provider's prompt cache (present when any were). */
+  static final String CACHE_READ_TOKENS = "cache_read_tokens";
+  /** Of input_tokens, those written to the provider's prompt cache. */
+  static final String CACHE_WRITE_TOKENS = "cache_write_tokens";
+  /** The call's cost in US dollars from the usage the provider reported (issue 23); absent when unknown. */
+  static final String COST_USD = "cost_usd";
+  /** True when the model has no price, so the call's cost is not known. */
+  static final String COST_UNKNOWN = "cost_unknown";
+
   private ExchangeRecords() {}
+
+  /**
+   * {@code cost} (kept for the readers before issue 23) and {@code cost_usd}, both USD; a model with
+   * no price records {@code cost_unknown} and a {@code cost} of 0.
+   */
+  private static void costFields(ObjectNode m, Optional<Double> cost) {
+    m.put("cost", cost.orElse(0.0));
+    if (cost.isPresent()) {
+      m.put(COST_USD, cost.get());
+    } else {
+      m.put(COST_UNKNOWN, true);
+    }
+  }
 
   /** The canonical prompt: what was asked, as the provider saw it (tools by name). */
   static ObjectNode prompt(PromptRequest r) {
@@ -82,7 +104,7 @@ final class ExchangeRecords {
   }
 
   static LedgerEntry success(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
-      ProviderReply reply, boolean hasToolUse, long latencyMs, double cost, Boolean outputValid,
+      ProviderReply reply, boolean hasToolUse, long latencyMs, Optional<Double> cost, Boolean outputValid,
       List<String> outputErrors) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
@@ -98,7 +120,11 @@ final class ExchangeRecords {
     m.put("provider_id", providerId);
     m.put("finish_reason", reply.finishReason());
     m.put("latency_ms", latencyMs);
-    m.put("cost", cost);
+    if (reply.cacheReadTokens() > 0 || reply.cacheWriteTokens() > 0) {
+      m.put(CACHE_READ_TOKENS, reply.cacheReadTokens());
+      m.put(CACHE_WRITE_TOKENS, reply.cacheWriteTokens());
+    }
+    costFields(m, cost);
     if (outputValid != null) {
       m.put("output_valid", outputValid);
       if (!outputErrors.isEmpty()) {
@@ -132,6 +158,7 @@ final class ExchangeRecords {
     m.put("model_id", modelId);
     m.put("provider_id", providerId);
     m.put("latency_ms", latencyMs);
+    costFields(m, Optional.of(0.0));
     temporal(m, r);
     return LedgerEntry.builder(EXCHANGE).submissionId(r.contractId()).decision(timeout ? "TIMEOUT" : "ERROR")
         .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(EXCHANGE, r)).build();

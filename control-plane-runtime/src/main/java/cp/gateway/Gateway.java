@@ -66,6 +66,7 @@ public final class Gateway {
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final ExchangeSpool spool;
+  private final ExchangeCost costs;
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
@@ -97,6 +98,7 @@ public final class Gateway {
     this.breakerFactory = breakerFactory;
     this.clock = clock;
     this.spool = Objects.requireNonNull(spool, "spool");
+    this.costs = new ExchangeCost(config.prices());
   }
 
   public CircuitBreaker breaker(String providerId) {
@@ -251,11 +253,12 @@ public final class Gateway {
       outputErrors = validateOutput(sized.outputSchema(), ContentBlock.joinText(reply.content()));
       outputValid = outputErrors.isEmpty();
     }
-    double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
+    Optional<Double> priced = costs.of(providerId, model, reply);
+    double cost = priced.orElse(0.0);
     String id;
     try {
       id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
-          latency, cost, outputValid, outputErrors)));
+          latency, priced, outputValid, outputErrors)));
       ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
     } finally {
       span.end();

@@ -4,16 +4,17 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How the gateway routes and accounts: the default provider and the price of each provider's
- * tokens (for the cost figures in work orders and turn footers).
+ * How the gateway routes and accounts: the default provider and what each model's tokens cost
+ * (the cost of every EXCHANGE, the figures in work orders and turn footers, the dollar budgets).
  */
-public record GatewayConfig(String defaultProvider, Map<String, Pricing> prices) {
+public record GatewayConfig(String defaultProvider, PriceTable prices) {
   public GatewayConfig {
     Objects.requireNonNull(defaultProvider, "defaultProvider");
-    prices = Map.copyOf(prices);
+    Objects.requireNonNull(prices, "prices");
   }
 
-  public Pricing pricing(String providerId) {
-    return prices.getOrDefault(providerId, Pricing.FREE);
+  /** Each provider's tokens at one price, whatever the model (tests, embedders). */
+  public GatewayConfig(String defaultProvider, Map<String, Pricing> byProvider) {
+    this(defaultProvider, PriceTable.byProvider(byProvider));
   }
 }

@@ -173,16 +173,22 @@ public final class PlaneRuntime implements AutoCloseable {
         return List.of("$: " + e.getMessage());
       }
     };
-    AgentProviders.Set providers = AgentProviders.of(provider, config.pricing(),
-        agents == null ? Map.of() : agents.modelRoutes(), () -> new OfflineProvider(catalog.schemaValidator()::validate));
-    Gateway gateway = new Gateway(providers.providers(), ledgers.hot(),
-        new GatewayConfig(provider.id(), providers.prices()), validator,
+    List<LlmProvider> providers = AgentProviders.of(provider, agents == null ? Map.of() : agents.modelRoutes(),
+        () -> new OfflineProvider(catalog.schemaValidator()::validate));
+    Gateway gateway = new Gateway(providers, ledgers.hot(),
+        new GatewayConfig(provider.id(), workerPrices(config, provider)), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
+  }
+
+  /** The price table, with CP_PRICE_* for the models of the provider this runtime was given (an embedder's own). */
+  private static cp.gateway.PriceTable workerPrices(PlaneConfig config, LlmProvider provider) {
+    return config.prices().providerDefault(config.provider().type().id())
+        .map(p -> config.prices().withProvider(provider.id(), p)).orElse(config.prices());
   }
 
   /**

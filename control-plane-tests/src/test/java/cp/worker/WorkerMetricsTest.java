@@ -49,8 +49,10 @@ class WorkerMetricsTest {
     anthropic.setDispatcher(new TurnTracingTest.MessagesApi());
     Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of("CP_PROVIDER", "anthropic",
         "ANTHROPIC_API_KEY", canaryKey, "ANTHROPIC_BASE_URL", anthropic.url("/").toString(),
-        // One dollar per input token, two per output token: the cost counter is then exact.
-        "CP_PRICE_INPUT_PER_MTOK", "1000000", "CP_PRICE_OUTPUT_PER_MTOK", "2000000")));
+        // One dollar per input token, two per output token: the cost counter is then exact. The model
+        // is in the shipped price table, so its price comes from CP_PRICES_FILE (issue 23).
+        cp.gateway.PriceTable.PRICES_FILE, java.nio.file.Files.writeString(home.resolve("prices.json"),
+            "{\"claude-sonnet-4-5\": {\"input_per_mtok\": 1000000, \"output_per_mtok\": 2000000}}").toString())));
     PrometheusMeterRegistry registry = MetricsRegistries.prometheus();
     Telemetry telemetry = Telemetry.fromEnv(env, registry);
     String sid;

@@ -12,7 +12,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * <ul>
  *   <li>{@link #START_REFUSED}: the workflow failed at once because its start input is not a
  *       session's ({@code missing_field}, {@code wrong_type}, {@code unknown_field},
- *       {@code invalid_agent_class}, {@code unknown_agent_class}, {@code workflow_id_mismatch});</li>
+ *       {@code invalid_agent_class}, {@code unknown_agent_class}, {@code workflow_id_mismatch},
+ *       {@code invalid_tenant});</li>
  *   <li>{@link #TURN_REFUSED}: a {@code turn} or {@code end} Update was refused, nothing was written
  *       ({@code unknown_field}, {@code wrong_type}, {@code missing_field}, {@code empty_text},
  *       {@code text_too_long}, {@code control_character}, {@code invalid_unicode},
@@ -73,7 +74,9 @@ public record Refusal(String code, String field, String reason, String level, Lo
     /** Issue 20, {@link #APPROVAL_REFUSED}: decided_by is not one of the agent's {@code approvers}. */
     APPROVER_NOT_ALLOWED,
     /** Issue 20, type {@link #UNKNOWN_UPDATE}: the session has no Update of that name. */
-    UNKNOWN_UPDATE;
+    UNKNOWN_UPDATE,
+    /** Issue 23, {@link #START_REFUSED}: the start input's tenant is not a {@link TenantId}. */
+    INVALID_TENANT;
 
     /** The code as it travels: lower-case. */
     public String wire() {

@@ -49,6 +49,11 @@ final class SessionVersions {
    * call's cost.
    */
   static final String ROUND2_SESSION = "round2-session";
+  /**
+   * Issue 23: from version 1 on, the session sets CpTenant (its start input's tenant, else
+   * {@code default}) among its own search attributes.
+   */
+  static final String TENANT = "tenant";
   static final int ROUND2_VERSION = 1;
 
   private SessionVersions() {}

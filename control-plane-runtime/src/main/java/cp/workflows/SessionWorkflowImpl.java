@@ -81,6 +81,10 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private int continueAsNewAfterTurns;
   /** The running turn's workflow id, while a turn runs; the only turn whose approvals the session takes. */
   private String runningTurnWorkflowId;
+  /** Issue 23: whose session it is (the start input's tenant, else {@code default}). */
+  private String tenant;
+  /** Whether this run has the {@link SessionVersions#TENANT} behaviour (CpTenant among its own search attributes). */
+  private boolean tenantAttribute;
 
   // ------------------------------------------------------------------ the life of a session
 
@@ -95,6 +99,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         SessionVersions.ROUND2_VERSION) >= SessionVersions.ROUND2_VERSION;
     boolean startFirst = Workflow.getVersion(SessionVersions.START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
     boolean defend = Workflow.getVersion(SessionVersions.CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenantAttribute = Workflow.getVersion(SessionVersions.TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenant = in.tenantOrDefault();
     approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
       StartContract.refuseBadStart(in);
@@ -119,7 +125,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         Workflow.await(Workflow::isEveryHandlerFinished);
         approvals.stopWatching(watcher);
         Workflow.continueAsNew(new SessionInput(life.sessionId(), life.agentClass(), snapshot(),
-            continueAsNewAfterTurns));
+            continueAsNewAfterTurns).withTenant(tenant));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
@@ -135,7 +141,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       life.profileLoaded(profile, Workflow.currentTimeMillis(), 1);
       ObjectNode meta = Json.object().put("session_id", life.sessionId()).put("agent_class", life.agentClass())
           .put("agent_id", profile.agentId()).put("session_token_limit", profile.sessionTokenLimit())
-          .put("turn_limit", profile.turnLimit());
+          .put("turn_limit", profile.turnLimit()).put("tenant", tenant);
       session.record(new SessionEvent(EventType.SESSION_START.wire(), EventType.SESSION_START.wire(),
           life.sessionId(), "STARTED", "session started for " + life.agentClass(), meta));
     } else {
@@ -200,7 +206,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    */
   private void setOwnSearchAttributes() {
     var current = Workflow.getTypedSearchAttributes();
-    List<SearchAttributeUpdate<?>> updates = new ArrayList<>(3);
+    List<SearchAttributeUpdate<?>> updates = new ArrayList<>(4);
     if (!life.sessionId().equals(current.get(CpSearchAttributes.SESSION_ID))) {
       updates.add(CpSearchAttributes.SESSION_ID.valueSet(life.sessionId()));
     }
@@ -209,6 +215,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     if (!Long.valueOf(account.turns()).equals(current.get(CpSearchAttributes.TURN))) {
       updates.add(CpSearchAttributes.TURN.valueSet((long) account.turns()));
+    }
+    if (tenantAttribute && !tenant.equals(current.get(CpSearchAttributes.TENANT))) {
+      updates.add(CpSearchAttributes.TENANT.valueSet(tenant));
     }
     if (!updates.isEmpty()) {
       Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate<?>[]::new));

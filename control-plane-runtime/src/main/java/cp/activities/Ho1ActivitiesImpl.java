@@ -175,7 +175,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     List<ToolDefinition> toolDefs = offered.definitions();
     McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
-        r.overrides(), r.tokenBudgetRemaining(), id);
+        r.overrides(), r.tokenBudgetRemaining(), id).toBuilder().usdBudget(r.usdBudgetRemaining(), r.usdBudgetLevel())
+        .tenant(r.tenant()).build();
     PromptResponse resp = send(request);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       LlmRoundResult.Refused refused = rejected(resp);

@@ -38,6 +38,8 @@ final class ExchangeRecords {
   static final String COST_USD = "cost_usd";
   /** True when the model has no price, so the call's cost is not known. */
   static final String COST_UNKNOWN = "cost_unknown";
+  /** The session's tenant ({@code default} when it has none). */
+  static final String TENANT = "tenant";
 
   private ExchangeRecords() {}
 
@@ -89,6 +91,8 @@ final class ExchangeRecords {
     m.put("tier", r.tier());
     m.put("contract_id", r.contractId());
     m.put("framework_id", r.frameworkId());
+    // Issue 23: whose spend it is, for cpctl spend by tenant (the agent class is SESSION_START's).
+    m.put(TENANT, cp.model.TenantId.orDefault(r.tenant()));
     return m;
   }
 

@@ -101,6 +101,14 @@ public final class Gateway {
     this.costs = new ExchangeCost(config.prices());
   }
 
+  /**
+   * The price of {@code model} on {@code providerId} (null: the default provider), as the gateway
+   * prices its calls (issue 23); empty when the model has no price.
+   */
+  public Optional<Pricing> pricing(String providerId, String model) {
+    return costs.pricing(providerId != null ? providerId : config.defaultProvider(), model);
+  }
+
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, id -> {
       CircuitBreaker b = breakerFactory.apply(id);
@@ -159,6 +167,12 @@ public final class Gateway {
             + " call reserves about " + reservation + " (prompt about " + estimate + " + max_tokens "
             + request.maxTokens() + "); it was not sent", providerId, start);
       }
+    }
+
+    String askedModel = request.model() != null ? request.model() : "";
+    Optional<String> noDollars = DollarReservation.shortfall(request, askedModel, costs.pricing(providerId, askedModel));
+    if (noDollars.isPresent()) {
+      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
     }
 
     String key = ExchangeRecords.successKey(request);
@@ -264,6 +278,8 @@ public final class Gateway {
       span.end();
       telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
           System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
+      telemetry.metrics().spend(cp.model.TenantId.orDefault(sized.tenant()), sized.agentClass(),
+          reply.modelId() != null ? reply.modelId() : model, cost);
     }
     long in = reply.inputTokens() + torn.inputTokens();
     long out = reply.outputTokens() + torn.outputTokens();

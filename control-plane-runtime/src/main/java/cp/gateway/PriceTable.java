@@ -74,6 +74,8 @@ public final class PriceTable {
       models.putAll(readFile(Path.of(file.trim())));
     }
     Map<String, Pricing> providers = new LinkedHashMap<>();
+    // The offline provider answers by rules, on this machine: whatever model it reports, it costs nothing.
+    providers.put(OfflineProvider.ID, Pricing.FREE);
     Optional<Double> in = decimal(env, PRICE_INPUT);
     Optional<Double> out = decimal(env, PRICE_OUTPUT);
     if (in.isPresent() || out.isPresent()) {

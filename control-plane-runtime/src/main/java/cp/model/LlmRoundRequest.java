@@ -31,6 +31,10 @@ import java.util.Optional;
  * @param prompt the prepared prompt, or (lean round 1) the work order to prepare
  * @param overrides the work order's own max_tokens and temperature, where it sets them
  * @param closing lean rounds: what finishing the work order needs; empty for classic rounds
+ * @param usdBudgetRemaining issue 23: US dollars the work order has left (null: no dollar cap); on
+ *     the wire {@code usd_budget_remaining}, absent when null
+ * @param usdBudgetLevel the level of the budget that sets it, {@code work_order} or {@code session}
+ * @param tenant issue 23: the session's tenant (null before), which the round's EXCHANGE records
  */
 public record LlmRoundRequest(
     String woId,
@@ -43,7 +47,10 @@ public record LlmRoundRequest(
     int round,
     long tokenBudgetRemaining,
     Overrides overrides,
-    Optional<Closing> closing) {
+    Optional<Closing> closing,
+    Double usdBudgetRemaining,
+    String usdBudgetLevel,
+    String tenant) {
 
   /** Where the round's prompt comes from. */
   public sealed interface PromptSource permits Prepared, ToPrepare {}
@@ -103,6 +110,26 @@ public record LlmRoundRequest(
     }
   }
 
+  /** A round without a dollar cap (before issue 23). */
+  public LlmRoundRequest(String woId, String sessionId, String agentClass, String contractId, PromptSource prompt,
+      List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining, Overrides overrides,
+      Optional<Closing> closing) {
+    this(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round, tokenBudgetRemaining,
+        overrides, closing, null, null, null);
+  }
+
+  /** The same round for tenant {@code tenantId} (issue 23; null: none). */
+  public LlmRoundRequest withTenant(String tenantId) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, usdBudgetRemaining, usdBudgetLevel, tenantId);
+  }
+
+  /** The same round with {@code left} US dollars of the {@code level} budget (issue 23; null: no dollar cap). */
+  public LlmRoundRequest withUsd(Double left, String level) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, left, left == null ? null : level, tenant);
+  }
+
   /** A classic round: the prompt already prepared, nothing to finish. */
   public static LlmRoundRequest classic(String woId, String sessionId, String agentClass, String contractId,
       String promptRef, List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining,
@@ -131,7 +158,8 @@ public record LlmRoundRequest(
     WorkOrder dispatched = prompt instanceof ToPrepare t ? t.workOrder() : null;
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
-        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null));
+        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null), usdBudgetRemaining,
+        usdBudgetLevel, tenant);
   }
 
   /**
@@ -158,7 +186,8 @@ public record LlmRoundRequest(
     Optional<Closing> closing = w.costBefore() == null ? Optional.empty()
         : Optional.of(new Closing(w.costBefore(), w.woType()));
     return new LlmRoundRequest(w.woId(), w.sessionId(), w.agentClass(), w.contractId(), prompt, w.transcript(),
-        w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing);
+        w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing,
+        w.usdBudgetRemaining(), w.usdBudgetLevel(), w.tenant());
   }
 
   /** The request as activity inputs have always carried it: flat, snake_case, unset parts absent. */
@@ -179,5 +208,8 @@ public record LlmRoundRequest(
       Double temperature,
       WorkOrder dispatched,
       WoCost costBefore,
-      WoType woType) {}
+      WoType woType,
+      Double usdBudgetRemaining,
+      String usdBudgetLevel,
+      String tenant) {}
 }

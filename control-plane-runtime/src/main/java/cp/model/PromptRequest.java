@@ -41,7 +41,10 @@ public record PromptRequest(
     String workflowId,
     String runId,
     String activityId,
-    Integer attempt) {
+    Integer attempt,
+    Double usdBudgetRemaining,
+    String usdBudgetLevel,
+    String tenant) {
 
   public PromptRequest {
     Objects.requireNonNull(contractId, "contract_id");
@@ -80,6 +83,9 @@ public record PromptRequest(
     b.runId = runId;
     b.activityId = activityId;
     b.attempt = attempt;
+    b.usdBudgetRemaining = usdBudgetRemaining;
+    b.usdBudgetLevel = usdBudgetLevel;
+    b.tenant = tenant;
     return b;
   }
 
@@ -107,6 +113,9 @@ public record PromptRequest(
     private String runId;
     private String activityId;
     private Integer attempt;
+    private Double usdBudgetRemaining;
+    private String usdBudgetLevel;
+    private String tenant;
 
     public Builder contractId(String v) { contractId = v; return this; }
     public Builder promptPackId(String v) { promptPackId = v; return this; }
@@ -130,11 +139,16 @@ public record PromptRequest(
     public Builder runId(String v) { runId = v; return this; }
     public Builder activityId(String v) { activityId = v; return this; }
     public Builder attempt(Integer v) { attempt = v; return this; }
+    /** Issue 23: US dollars left of the tightest dollar budget above the call, and its level (null: none). */
+    public Builder usdBudget(Double left, String level) { usdBudgetRemaining = left; usdBudgetLevel = level; return this; }
+    /** Issue 23: the session's tenant (null: {@code default}). */
+    public Builder tenant(String v) { tenant = v; return this; }
 
     public PromptRequest build() {
       return new PromptRequest(contractId, promptPackId, agentId, agentClass, frameworkId, workOrderId,
           sessionId, tier, system, messages, tools, maxTokens, temperature, provider, model, structuredOutput,
-          outputSchema, tokenBudgetRemaining, workflowId, runId, activityId, attempt);
+          outputSchema, tokenBudgetRemaining, workflowId, runId, activityId, attempt, usdBudgetRemaining,
+          usdBudgetLevel, tenant);
     }
   }
 }

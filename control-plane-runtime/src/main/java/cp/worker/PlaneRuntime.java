@@ -88,7 +88,9 @@ public final class PlaneRuntime implements AutoCloseable {
             telemetry, services.faults()),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
             telemetry),
-        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers),
+        new SessionActivitiesImpl(catalog, ledgers, context, telemetry,
+            new cp.activities.AgentPrices(catalog, gateway, defaultModel)),
+        new cp.activities.ApprovalActivitiesImpl(ledgers),
         new cp.activities.CatalogActivitiesImpl(catalog)};
   }
 
@@ -180,6 +182,15 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
+    java.util.List<String> unpriced = new cp.activities.AgentPrices(catalog, gateway,
+        config.provider().settings().map(s -> s.defaultModel()).orElse(null)).unpriced(cp.model.ContractIds.PLANNED);
+    if (!unpriced.isEmpty()) {
+      ledgers.close();
+      if (agents != null) {
+        agents.close();
+      }
+      throw new ConfigException(cp.gateway.PriceTable.PRICES_FILE, String.join("; ", unpriced));
+    }
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
     return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);

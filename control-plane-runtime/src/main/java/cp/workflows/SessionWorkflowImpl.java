@@ -85,6 +85,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private String tenant;
   /** Whether this run has the {@link SessionVersions#TENANT} behaviour (CpTenant among its own search attributes). */
   private boolean tenantAttribute;
+  /** Whether this run has the {@link SessionVersions#DOLLAR_BUDGETS} behaviour. */
+  private boolean dollars;
 
   // ------------------------------------------------------------------ the life of a session
 
@@ -101,6 +103,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     boolean defend = Workflow.getVersion(SessionVersions.CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
     tenantAttribute = Workflow.getVersion(SessionVersions.TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
     tenant = in.tenantOrDefault();
+    dollars = Workflow.getVersion(SessionVersions.DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    admission.checkDollars(dollars);
     approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
       StartContract.refuseBadStart(in);
@@ -108,7 +112,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     life.identify(in.sessionId(), in.agentClass(), startFirst);
     SessionResults results = new SessionResults(in.sessionId(), round2);
     turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2),
-        round2, id -> runningTurnWorkflowId = id);
+        round2, id -> runningTurnWorkflowId = id, tenant);
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;
     start(in.carried(), defend);
@@ -247,7 +251,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       }
       int n = account.turns() + 1;
       long remaining = account.remaining(life.profile().sessionTokenLimit());
-      TurnResult r = turns.run(n, request.text(), remaining);
+      // Issue 23: the turn's work orders reserve against the session's dollars left (what it spent so far).
+      Double usdSpent = dollars && life.profile().hasUsdCap() ? account.cost() : null;
+      TurnResult r = turns.run(n, request.text(), remaining, usdSpent);
       account.count(n, r);
       Workflow.upsertTypedSearchAttributes(CpSearchAttributes.TURN.valueSet((long) n));
       return r.withCost(r.costSummary().withSession(account.tokensUsed(), tokensLeft()));

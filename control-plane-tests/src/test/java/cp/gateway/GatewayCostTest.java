@@ -79,6 +79,42 @@ class GatewayCostTest {
   }
 
   @Test
+  void dollarBudget_aCallWhoseWorstCaseDoesNotFit_isNotSent_andTheRefusalNamesTheLevel() {
+    h.provider.answers(GatewayHarness.reply("ok"));
+    Gateway g = priced(Map.of(PriceTable.PRICE_INPUT, "3", PriceTable.PRICE_OUTPUT, "15"));
+    // max_tokens 1024 alone may cost 1024 * $15/Mtok = $0.01536: more than the $0.01 left.
+    PromptResponse r = g.route(request().maxTokens(1024).usdBudget(0.01, "session").build());
+
+    assertEquals(cp.model.RouteOutcome.REJECTED, r.outcome());
+    assertEquals(Gateway.BUDGET_EXHAUSTED, r.errorCode());
+    assertTrue(r.errorMessage().startsWith("USD budget (session) has $0.0100 left"), r.errorMessage());
+    assertEquals(0, h.provider.calls(), "nothing was sent");
+    assertEquals(0, h.exchanges().size());
+  }
+
+  @Test
+  void dollarBudget_aCallThatFits_isSent_andItsCostIsTheReportedUsage() {
+    h.provider.answers(GatewayHarness.reply("ok"));
+    Gateway g = priced(Map.of(PriceTable.PRICE_INPUT, "3", PriceTable.PRICE_OUTPUT, "15"));
+
+    PromptResponse r = g.route(request().maxTokens(256).usdBudget(0.01, "work_order").build());
+
+    assertEquals(cp.model.RouteOutcome.SUCCESS, r.outcome());
+    assertEquals((GatewayHarness.IN * 3.0 + GatewayHarness.OUT * 15.0) / 1_000_000.0, r.cost(), 1e-15);
+  }
+
+  @Test
+  void dollarBudget_onAModelWithNoPrice_isNotSent() {
+    h.provider.answers(GatewayHarness.reply("ok"));
+
+    PromptResponse r = priced(Map.of()).route(request().usdBudget(100.0, "work_order").build());
+
+    assertEquals(Gateway.BUDGET_EXHAUSTED, r.errorCode());
+    assertTrue(r.errorMessage().contains("has no price"), r.errorMessage());
+    assertEquals(0, h.provider.calls());
+  }
+
+  @Test
   void failedExchange_costsNothing_andSaysSoInUsd() {
     h.provider.fails(GatewayHarness.providerError(ProviderErrorKind.OVERLOADED, 529, null, "overloaded"));
     h.routeFailing(request());

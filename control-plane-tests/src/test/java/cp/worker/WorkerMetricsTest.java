@@ -99,6 +99,9 @@ class WorkerMetricsTest {
     assertEquals((double) out, value(after, "cp_llm_tokens_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\",type=\"output\"}"));
     assertEquals((double) (in + 2 * out), value(after, "cp_llm_cost_usd_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\"}"),
         1e-6);
+    // Issue 23: the same dollars by tenant, agent class and model.
+    assertEquals((double) (in + 2 * out), value(after,
+        "cp_spend_usd_total{agent_class=\"ADMIN\",model=\"claude-sonnet-4-5\",tenant=\"default\"}"), 1e-6);
     assertEquals(2.0, value(after, "cp_tool_calls_total{origin=\"builtin\",status=\"ok\",tool=\"list_packages\"}"));
     assertEquals(0.0, value(after, "cp_circuit_breaker_state{provider=\"anthropic\"}"));
     assertTrue(value(after, "cp_ledger_append_seconds_count{store=\"file\",tier=\"hot\"}") >= hotAppendsAtLeast - 0.5,

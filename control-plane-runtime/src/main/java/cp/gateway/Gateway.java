@@ -67,6 +67,7 @@ public final class Gateway {
   private final Clock clock;
   private final ExchangeSpool spool;
   private final ExchangeCost costs;
+  private final TenantGuard tenants;
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
@@ -82,6 +83,14 @@ public final class Gateway {
    */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
       Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry) {
+    this(providers, hot, config, validator, breakerFactory, clock, spool, telemetry, TenantGuard.NONE);
+  }
+
+  /** As above; {@code tenants}: the tenants' caps and their shared counters (issue 23). */
+  public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
+      Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry,
+      TenantGuard tenants) {
+    this.tenants = Objects.requireNonNull(tenants, "tenants");
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
@@ -169,8 +178,9 @@ public final class Gateway {
       }
     }
 
-    String askedModel = request.model() != null ? request.model() : "";
-    Optional<String> noDollars = DollarReservation.shortfall(request, askedModel, costs.pricing(providerId, askedModel));
+    String model = sized.model() != null ? sized.model()
+        : providers.containsKey(providerId) ? providers.get(providerId).defaultModel().orElse("") : "";
+    Optional<String> noDollars = DollarReservation.shortfall(request, model, costs.pricing(providerId, model));
     if (noDollars.isPresent()) {
       return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
     }
@@ -205,8 +215,14 @@ public final class Gateway {
     }
     recordKeptAnswers();
 
+    TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
+    if (reserved.refusal() != null) {
+      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);
+    }
+    TenantGuard.Held held = reserved.held();
     CircuitBreaker breaker = breaker(providerId);
     if (!breaker.tryAcquire()) {
+      held.release();
       Duration cooldown = breaker.remainingCooldown();
       String msg = "provider " + providerId + " is failing; its circuit breaker is open for another "
           + cooldown.toMillis() + " ms";
@@ -217,13 +233,13 @@ public final class Gateway {
     LlmProvider provider = providers.get(providerId);
     ObjectNode prompt = ExchangeRecords.prompt(sized);
     String contextHash = ExchangeRecords.contextHash(prompt);
-    String model = sized.model() != null ? sized.model() : "";
     Span span = ChatSpan.start(telemetry, sized, providerId, model, provider);
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
       reply = provider.send(sized);
     } catch (ProviderException e) {
+      held.release();
       if (countsAgainstHealth(e.kind())) {
         breaker.onFailure();
       } else {
@@ -243,6 +259,7 @@ public final class Gateway {
         telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
       }
     } catch (RuntimeException e) {
+      held.release();
       breaker.onFailure();
       long latency = clock.millis() - start;
       String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
@@ -269,6 +286,7 @@ public final class Gateway {
     }
     Optional<Double> priced = costs.of(providerId, model, reply);
     double cost = priced.orElse(0.0);
+    held.settle(cost);
     String id;
     try {
       id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,

@@ -23,6 +23,19 @@ public final class UsdBudgets {
         + detail + "); it was not sent";
   }
 
+  /** The file of the tenants' caps. */
+  public static final String TENANTS_FILE = "CP_TENANTS_FILE";
+  /** The level of a tenant's cap per UTC day ({@code CP_TENANTS_FILE} daily_usd). */
+  public static final String TENANT_DAY = "tenant_day";
+  /** The level of a tenant's cap per month ({@code CP_TENANTS_FILE} monthly_usd). */
+  public static final String TENANT_MONTH = "tenant_month";
+
+  /** Whether a work order's error {@code message} is a tenant cap's refusal (not the session's or the work order's). */
+  public static boolean isTenantRefusal(String message) {
+    return message != null && (message.contains(PREFIX + TENANT_DAY + ")") || message.contains(PREFIX + TENANT_MONTH
+        + ")"));
+  }
+
   /** Whether a work order's error {@code message} is a dollar budget's refusal. */
   public static boolean isRefusal(String message) {
     return message != null && message.contains(PREFIX);

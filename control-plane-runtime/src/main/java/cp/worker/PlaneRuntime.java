@@ -58,8 +58,13 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
   private final PlaneAgents agents;
 
+  /** Issue 23: the tenants' caps and counters (closed with the runtime). */
+  private final cp.gateway.TenantGuard tenants;
+
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents) {
+      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents,
+      cp.gateway.TenantGuard tenants) {
+    this.tenants = tenants;
     this.agents = agents;
     this.config = config;
     this.masker = masker;
@@ -177,14 +182,25 @@ public final class PlaneRuntime implements AutoCloseable {
     };
     List<LlmProvider> providers = AgentProviders.of(provider, agents == null ? Map.of() : agents.modelRoutes(),
         () -> new OfflineProvider(catalog.schemaValidator()::validate));
+    cp.gateway.TenantGuard tenants;
+    try {
+      tenants = TenantSpend.guard(config, clock);
+    } catch (RuntimeException e) {
+      ledgers.close();
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
     Gateway gateway = new Gateway(providers, ledgers.hot(),
         new GatewayConfig(provider.id(), workerPrices(config, provider)), validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
-        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry(), tenants);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
     java.util.List<String> unpriced = new cp.activities.AgentPrices(catalog, gateway,
         config.provider().settings().map(s -> s.defaultModel()).orElse(null)).unpriced(cp.model.ContractIds.PLANNED);
     if (!unpriced.isEmpty()) {
+      tenants.close();
       ledgers.close();
       if (agents != null) {
         agents.close();
@@ -193,7 +209,8 @@ public final class PlaneRuntime implements AutoCloseable {
     }
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents,
+        tenants);
   }
 
   /** The price table, with CP_PRICE_* for the models of the provider this runtime was given (an embedder's own). */
@@ -283,6 +300,7 @@ public final class PlaneRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    tenants.close();
     ledgers.close();
     if (agents != null) {
       agents.close();

@@ -281,6 +281,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    *     budget was spent before the next one could start)
    */
   private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
+    if (failed != null && cp.model.UsdBudgets.isTenantRefusal(failed.error().message())) {
+      // Issue 23: the tenant's daily or monthly cap, with when it resets; never a session's or work order's advice.
+      String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
+      return result(in, "This turn stopped before it had an answer: " + failed.error().message() + ". Try again after"
+          + " the reset, or have an operator raise the tenant's cap (" + cp.model.UsdBudgets.TENANTS_FILE + ").",
+          TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+    }
     if (dollars.refusedFor(failed)) {
       return dollarsExhausted(in, log, failed);
     }

@@ -37,4 +37,30 @@ class TenantStartTest {
     return plane.runtime.ledgers().hot().bySession(sid).stream().filter(x -> x.eventType().equals("SESSION_START"))
         .findFirst().orElseThrow(() -> new AssertionError("no SESSION_START for " + sid));
   }
+
+  /**
+   * Issue 23: a tenant over its daily cap (CP_TENANTS_FILE) has its call refused before it is sent,
+   * and the turn names the tenant's cap and when it resets; another tenant's session is unaffected.
+   */
+  @Test
+  void aTenantOverItsDailyCap_isRefusedBeforeTheCall_namingTheCapAndTheReset_othersAreNot() throws Exception {
+    Path prices = java.nio.file.Files.writeString(home.resolve("prices.json"),
+        "{\"offline-rules-1\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 3000}}");
+    Path tenants = java.nio.file.Files.writeString(home.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 0.001}}}");
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of("CP_PRICES_FILE", prices.toString(),
+        "CP_TENANTS_FILE", tenants.toString())), deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
+      String acme = plane.client.startSession("ADMIN", "acme");
+      var refused = plane.client.turn(acme, "hello");
+      assertEquals("budget_exhausted", refused.errorCode(), refused::toString);
+      assertTrue(refused.response().contains("USD budget (tenant_day)") && refused.response().contains("tenant acme's"
+          + " daily cap $0.0010") && refused.response().contains("resets at"), refused.response());
+      assertTrue(refused.response().contains("CP_TENANTS_FILE") && !refused.response().contains("token budget"),
+          refused.response());
+      assertEquals(0, plane.runtime.ledgers().hot().bySession(acme).stream()
+          .filter(x -> x.eventType().equals("EXCHANGE")).count(), "nothing was sent");
+      String other = plane.client.startSession("ADMIN", "beta");
+      assertEquals("success", plane.client.turn(other, "hello").outcome());
+    }
+  }
 }

@@ -238,7 +238,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .provider(AgentModelChoice.provider(boundary, own))
         .model(AgentModelChoice.model(boundary, own, defaultModel))
         .structuredOutput(contract.structuredOutput()).outputSchema(AgentModelChoice.outputSchema(contract, own))
-        .tokenBudgetRemaining(budget)
+        .tokenBudgetRemaining(budget).fallback(own.fallback())
         .workflowId(id.workflowId()).runId(id.runId()).activityId(id.activityId()).attempt(id.attempt())
         .build();
   }

@@ -79,8 +79,10 @@ final class ExchangeRecords {
   }
 
   static String attemptKey(String event, PromptRequest r) {
+    // Issue 23: each model of a fallback chain tried in one attempt has a key of its own.
+    String hop = r.hop() == null || r.hop() == 0 ? "" : "/hop-" + r.hop();
     return r.workflowId() == null ? null
-        : event + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId() + "/attempt-" + r.attempt();
+        : event + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId() + "/attempt-" + r.attempt() + hop;
   }
 
   private static ObjectNode identity(PromptRequest r) {

@@ -143,7 +143,18 @@ public final class Gateway {
    */
   public PromptResponse route(PromptRequest request) {
     try {
-      return routeRecorded(request);
+      PromptRequest current = request;
+      while (true) {
+        try {
+          return routeRecorded(current);
+        } catch (GatewayException e) {
+          // Issue 23: on to the next model of the chain, within this attempt, when another model may not fail so.
+          PromptRequest failed = current;
+          current = FallbackChain.next(failed, e, config.fallback(), config.rateLimitWait()).orElseThrow(() -> e);
+          hot.write(FallbackChain.entry(failed, providerOf(failed), modelOf(failed), current, providerOf(current),
+              modelOf(current), e));
+        }
+      }
     } catch (LedgerException e) {
       Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
       if (down.isPresent()) {
@@ -154,11 +165,21 @@ public final class Gateway {
     }
   }
 
+  private String providerOf(PromptRequest r) {
+    return r.provider() != null ? r.provider() : config.defaultProvider();
+  }
+
+  /** The model a request is sent to: its own, else its provider's default ("" when unknown). */
+  private String modelOf(PromptRequest r) {
+    LlmProvider p = providers.get(providerOf(r));
+    return r.model() != null ? r.model() : p != null ? p.defaultModel().orElse("") : "";
+  }
+
   private PromptResponse routeRecorded(PromptRequest request) {
     long start = clock.millis();
     String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
 
-    Optional<String> invalid = validate(request, providerId);
+    Optional<String> invalid = RequestChecks.problems(request, providerId, providers.keySet());
     if (invalid.isPresent()) {
       return reject(request, INVALID_REQUEST, invalid.get(), providerId, start);
     }
@@ -178,8 +199,7 @@ public final class Gateway {
       }
     }
 
-    String model = sized.model() != null ? sized.model()
-        : providers.containsKey(providerId) ? providers.get(providerId).defaultModel().orElse("") : "";
+    String model = modelOf(sized);
     Optional<String> noDollars = DollarReservation.shortfall(request, model, costs.pricing(providerId, model));
     if (noDollars.isPresent()) {
       return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
@@ -220,7 +240,9 @@ public final class Gateway {
       return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);
     }
     TenantGuard.Held held = reserved.held();
-    CircuitBreaker breaker = breaker(providerId);
+    // Issue 23: a breaker per endpoint and model, so one overloaded model leaves its fallback's door open.
+    boolean ownModel = !model.isEmpty() && !model.equals(providers.get(providerId).defaultModel().orElse(model));
+    CircuitBreaker breaker = breaker(ownModel ? providerId + "/" + model : providerId);
     if (!breaker.tryAcquire()) {
       held.release();
       Duration cooldown = breaker.remainingCooldown();
@@ -366,30 +388,7 @@ public final class Gateway {
     }
   }
 
-  private Optional<String> validate(PromptRequest r, String providerId) {
-    List<String> problems = new ArrayList<>();
-    if (r.contractId().isBlank()) {
-      problems.add("contract_id is blank");
-    }
-    if (r.sessionId().isBlank()) {
-      problems.add("session_id is blank");
-    }
-    if (r.messages().isEmpty()) {
-      problems.add("messages is empty");
-    } else if (!Message.USER.equals(r.messages().get(0).role())) {
-      problems.add("the first message must be from the user");
-    }
-    if (r.maxTokens() < 1) {
-      problems.add("max_tokens must be >= 1, was " + r.maxTokens());
-    }
-    if (r.temperature() < 0 || r.temperature() > MAX_TEMPERATURE) {
-      problems.add("temperature must be within 0.." + MAX_TEMPERATURE + ", was " + r.temperature());
-    }
-    if (!providers.containsKey(providerId)) {
-      problems.add("provider '" + providerId + "' is not configured (configured: " + providers.keySet() + ")");
-    }
-    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
-  }
+
 
   private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
     String id = hot.write(ExchangeRecords.rejected(r, code, message));

@@ -44,7 +44,9 @@ public record PromptRequest(
     Integer attempt,
     Double usdBudgetRemaining,
     String usdBudgetLevel,
-    String tenant) {
+    String tenant,
+    List<FallbackModel> fallback,
+    Integer hop) {
 
   public PromptRequest {
     Objects.requireNonNull(contractId, "contract_id");
@@ -53,6 +55,7 @@ public record PromptRequest(
     messages = List.copyOf(Objects.requireNonNull(messages, "messages"));
     tools = tools == null ? List.of() : List.copyOf(tools);
     outputSchema = outputSchema == null ? null : outputSchema.deepCopy();
+    fallback = fallback == null ? null : List.copyOf(fallback);
   }
 
   public static Builder builder() {
@@ -86,6 +89,8 @@ public record PromptRequest(
     b.usdBudgetRemaining = usdBudgetRemaining;
     b.usdBudgetLevel = usdBudgetLevel;
     b.tenant = tenant;
+    b.fallback = fallback;
+    b.hop = hop;
     return b;
   }
 
@@ -116,6 +121,8 @@ public record PromptRequest(
     private Double usdBudgetRemaining;
     private String usdBudgetLevel;
     private String tenant;
+    private List<FallbackModel> fallback;
+    private Integer hop;
 
     public Builder contractId(String v) { contractId = v; return this; }
     public Builder promptPackId(String v) { promptPackId = v; return this; }
@@ -143,12 +150,16 @@ public record PromptRequest(
     public Builder usdBudget(Double left, String level) { usdBudgetRemaining = left; usdBudgetLevel = level; return this; }
     /** Issue 23: the session's tenant (null: {@code default}). */
     public Builder tenant(String v) { tenant = v; return this; }
+    /** Issue 23: the models to try next, in order (null: the gateway's default chain; empty: none). */
+    public Builder fallback(List<FallbackModel> v) { fallback = v; return this; }
+    /** Issue 23: which model of the chain this is (null or 0: the first). */
+    public Builder hop(Integer v) { hop = v; return this; }
 
     public PromptRequest build() {
       return new PromptRequest(contractId, promptPackId, agentId, agentClass, frameworkId, workOrderId,
           sessionId, tier, system, messages, tools, maxTokens, temperature, provider, model, structuredOutput,
           outputSchema, tokenBudgetRemaining, workflowId, runId, activityId, attempt, usdBudgetRemaining,
-          usdBudgetLevel, tenant);
+          usdBudgetLevel, tenant, fallback, hop);
     }
   }
 }

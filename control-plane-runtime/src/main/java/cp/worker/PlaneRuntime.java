@@ -180,7 +180,11 @@ public final class PlaneRuntime implements AutoCloseable {
         return List.of("$: " + e.getMessage());
       }
     };
-    List<LlmProvider> providers = AgentProviders.of(provider, agents == null ? Map.of() : agents.modelRoutes(),
+    WorkerFallbacks.Chain chain = WorkerFallbacks.of(config.env(), config.provider());
+    Map<String, cp.gateway.ProviderSelection> routes = new java.util.LinkedHashMap<>(chain.routes());
+    routes.putAll(agents == null ? Map.of() : agents.modelRoutes());
+    AgentProviders.registerKeys(masker, chain.routes());
+    List<LlmProvider> providers = AgentProviders.of(provider, routes,
         () -> new OfflineProvider(catalog.schemaValidator()::validate));
     cp.gateway.TenantGuard tenants;
     try {
@@ -193,7 +197,8 @@ public final class PlaneRuntime implements AutoCloseable {
       throw e;
     }
     Gateway gateway = new Gateway(providers, ledgers.hot(),
-        new GatewayConfig(provider.id(), workerPrices(config, provider)), validator,
+        new GatewayConfig(provider.id(), workerPrices(config, provider), chain.models(), chain.rateLimitWait()),
+        validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry(), tenants);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)

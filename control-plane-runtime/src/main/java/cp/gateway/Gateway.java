@@ -142,11 +142,21 @@ public final class Gateway {
    * {@link #LEDGER_FULL} (retryable) whose message names the ledger and what to do.
    */
   public PromptResponse route(PromptRequest request) {
+    return route(request, null);
+  }
+
+  /**
+   * The same round trip, streamed (issue 24): the provider hands the reply's text to
+   * {@code stream} as it arrives ({@code null}: a one-shot call). Nothing else changes: the
+   * EXCHANGE records the assembled reply, and a call answered from the ledger or refused streams
+   * nothing (the caller has the response's text).
+   */
+  public PromptResponse route(PromptRequest request, StreamSink stream) {
     try {
       PromptRequest current = request;
       while (true) {
         try {
-          return routeRecorded(current);
+          return routeRecorded(current, stream);
         } catch (GatewayException e) {
           // Issue 23: on to the next model of the chain, within this attempt, when another model may not fail so.
           PromptRequest failed = current;
@@ -175,7 +185,7 @@ public final class Gateway {
     return r.model() != null ? r.model() : p != null ? p.defaultModel().orElse("") : "";
   }
 
-  private PromptResponse routeRecorded(PromptRequest request) {
+  private PromptResponse routeRecorded(PromptRequest request, StreamSink stream) {
     long start = clock.millis();
     String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
 
@@ -259,7 +269,7 @@ public final class Gateway {
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
-      reply = provider.send(sized);
+      reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
       held.release();
       if (countsAgainstHealth(e.kind())) {

@@ -48,9 +48,35 @@ public record LlmRoundRequest(
     long tokenBudgetRemaining,
     Overrides overrides,
     Optional<Closing> closing,
+    Optional<StreamTo> stream,
     Double usdBudgetRemaining,
     String usdBudgetLevel,
     String tenant) {
+
+  /**
+   * Issue 24: stream the reply's text to the turn workflow as it arrives, as {@code publisher}
+   * with the turn's one-time {@code key} for this round (see {@code ReplyBatch}); absent: one-shot.
+   */
+  public record StreamTo(String publisher, String key) {
+    public StreamTo {
+      Objects.requireNonNull(publisher, "stream_publisher");
+      Objects.requireNonNull(key, "stream_key");
+    }
+  }
+
+  /** Without streaming (every request before issue 24). */
+  public LlmRoundRequest(String woId, String sessionId, String agentClass, String contractId, PromptSource prompt,
+      List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining, Overrides overrides,
+      Optional<Closing> closing) {
+    this(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round, tokenBudgetRemaining,
+        overrides, closing, Optional.empty(), null, null, null);
+  }
+
+  /** The same round, streaming its reply to {@code to}. */
+  public LlmRoundRequest streamingTo(StreamTo to) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, Optional.of(to), usdBudgetRemaining, usdBudgetLevel, tenant);
+  }
 
   /** Where the round's prompt comes from. */
   public sealed interface PromptSource permits Prepared, ToPrepare {}
@@ -104,30 +130,23 @@ public record LlmRoundRequest(
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
     overrides = overrides == null ? Overrides.NONE : overrides;
     closing = closing == null ? Optional.empty() : closing;
+    stream = stream == null ? Optional.empty() : stream;
     if (prompt instanceof ToPrepare && closing.isEmpty()) {
       throw new IllegalArgumentException("round " + round + " of " + woId + " prepares its work order (dispatched)"
           + " but does not finish it (no cost_before): only the current protocol prepares in a round");
     }
   }
 
-  /** A round without a dollar cap (before issue 23). */
-  public LlmRoundRequest(String woId, String sessionId, String agentClass, String contractId, PromptSource prompt,
-      List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining, Overrides overrides,
-      Optional<Closing> closing) {
-    this(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round, tokenBudgetRemaining,
-        overrides, closing, null, null, null);
-  }
-
   /** The same round for tenant {@code tenantId} (issue 23; null: none). */
   public LlmRoundRequest withTenant(String tenantId) {
     return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
-        tokenBudgetRemaining, overrides, closing, usdBudgetRemaining, usdBudgetLevel, tenantId);
+        tokenBudgetRemaining, overrides, closing, stream, usdBudgetRemaining, usdBudgetLevel, tenantId);
   }
 
   /** The same round with {@code left} US dollars of the {@code level} budget (issue 23; null: no dollar cap). */
   public LlmRoundRequest withUsd(Double left, String level) {
     return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
-        tokenBudgetRemaining, overrides, closing, left, left == null ? null : level, tenant);
+        tokenBudgetRemaining, overrides, closing, stream, left, left == null ? null : level, tenant);
   }
 
   /** A classic round: the prompt already prepared, nothing to finish. */
@@ -158,7 +177,8 @@ public record LlmRoundRequest(
     WorkOrder dispatched = prompt instanceof ToPrepare t ? t.workOrder() : null;
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
-        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null), usdBudgetRemaining,
+        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null),
+        stream.map(StreamTo::publisher).orElse(null), stream.map(StreamTo::key).orElse(null), usdBudgetRemaining,
         usdBudgetLevel, tenant);
   }
 
@@ -185,9 +205,11 @@ public record LlmRoundRequest(
     PromptSource prompt = w.promptRef() != null ? new Prepared(w.promptRef()) : new ToPrepare(w.dispatched());
     Optional<Closing> closing = w.costBefore() == null ? Optional.empty()
         : Optional.of(new Closing(w.costBefore(), w.woType()));
+    Optional<StreamTo> stream = w.streamPublisher() == null || w.streamKey() == null ? Optional.empty()
+        : Optional.of(new StreamTo(w.streamPublisher(), w.streamKey()));
     return new LlmRoundRequest(w.woId(), w.sessionId(), w.agentClass(), w.contractId(), prompt, w.transcript(),
         w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing,
-        w.usdBudgetRemaining(), w.usdBudgetLevel(), w.tenant());
+        stream, w.usdBudgetRemaining(), w.usdBudgetLevel(), w.tenant());
   }
 
   /** The request as activity inputs have always carried it: flat, snake_case, unset parts absent. */
@@ -209,6 +231,8 @@ public record LlmRoundRequest(
       WorkOrder dispatched,
       WoCost costBefore,
       WoType woType,
+      String streamPublisher,
+      String streamKey,
       Double usdBudgetRemaining,
       String usdBudgetLevel,
       String tenant) {}

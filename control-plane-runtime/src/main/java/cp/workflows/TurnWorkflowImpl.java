@@ -85,6 +85,24 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final List<ToolCallSummary> toolCalls = new ArrayList<>();
   private WoCost spent = WoCost.ZERO;
   private String step = "starting";
+  /** Issue 24: the turn's events and streamed reply (empty before version {@code live-turn} 1). */
+  private final LiveTurn live = new LiveTurn();
+
+  @Override
+  public void replyStream(cp.model.ReplyBatch batch) {
+    live.accept(batch);
+  }
+
+  @Override
+  public cp.model.TurnEventPage events(long fromSeq) {
+    return live.events(fromSeq);
+  }
+
+  /** The turn's step, for {@code progress} and (from {@code live-turn} 1) its events. */
+  private void step(String s) {
+    step = s;
+    live.step(s);
+  }
 
   @Override
   public String progress() {
@@ -111,6 +129,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   public TurnResult run(TurnInput in) {
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    if (Workflow.getVersion(LiveTurn.LIVE_TURN, Workflow.DEFAULT_VERSION, LiveTurn.LIVE_TURN_VERSION)
+        >= LiveTurn.LIVE_TURN_VERSION) {
+      live.start(Workflow.getInfo().getWorkflowId());
+    }
     Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
     if (!round2) {
       return steps(in, log, lean);
@@ -147,13 +169,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     AgentProfile p = in.profile();
     dollars = TurnDollars.of(in, lean && in.sessionUsdSpent() != null
         && Workflow.getVersion(DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1);
-    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), s -> step = s);
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean, approvals::decide)
+    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), this::step);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, this::step, lean, approvals::decide, live)
         .forTenant(in.tenant());
     int seq = 0;
 
     // Step 2a: classify.
-    step = "classify";
+    step("classify");
     ObjectNode classifyInput = Json.object().put("user_input", in.userMessage());
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         dollars.apply(new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT,
@@ -168,7 +190,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         : SynthesizeInput.unknownClassification();
 
     // Step 2b: attention.
-    step = "attention";
+    step("attention");
     AttentionResult context = ho2Local.attend(new AttentionRequest(in.sessionId(), p.agentClass(),
         p.attentionTemplateId(), in.turn(), in.userMessage()));
 
@@ -182,7 +204,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       if (dollars.sessionSpent(spent.cost())) {
         return dollarsExhausted(in, log, null);
       }
-      step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
+      step(attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")");
       ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
       WoConstraints constraints = dollars.apply(new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in),
           p.woTurnLimit(), p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE),
@@ -192,8 +214,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         return budgetExhausted(in, log, synth);
       }
       failTurnIfFatal(synth);
-      step = "quality gate";
+      step("quality gate");
       decision = QualityGate.verify(synth, p.maxResponseChars());
+      if (!decision.accepted()) {
+        live.rejected();
+      }
       if (lean && decision.accepted()) {
         String hash = log.qualityGateAndChainComplete(synth, decision, attempt + 1, chain, TurnOutcome.SUCCESS);
         return result(in, decision.responseText(), TurnOutcome.SUCCESS, true, hash, null);
@@ -334,6 +359,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,
       String errorCode) {
     step = "done";
+    live.done(text, outcome);
     long remaining = Math.max(0, remaining(in));
     long used = in.profile().sessionTokenLimit() - remaining;
     return new TurnResult(text, outcome, in.sessionId(), in.turn(), gatePassed,

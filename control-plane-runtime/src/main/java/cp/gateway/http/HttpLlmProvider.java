@@ -60,6 +60,11 @@ public abstract class HttpLlmProvider implements LlmProvider {
   }
 
   @Override
+  public java.util.Optional<String> defaultModel() {
+    return java.util.Optional.ofNullable(settings.defaultModel());
+  }
+
+  @Override
   public final String id() {
     return id;
   }

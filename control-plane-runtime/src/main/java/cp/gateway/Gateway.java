@@ -163,6 +163,9 @@ public final class Gateway {
           current = FallbackChain.next(failed, e, config.fallback(), config.rateLimitWait()).orElseThrow(() -> e);
           hot.write(FallbackChain.entry(failed, providerOf(failed), modelOf(failed), current, providerOf(current),
               modelOf(current), e));
+          if (stream != null) {
+            stream.restart(); // the failed model may have streamed part of a reply: the next one starts over
+          }
         }
       }
     } catch (LedgerException e) {

@@ -75,7 +75,7 @@ final class McpCallBench {
       direct.initialize();
       WorkerFactory factory = WorkerFactory.newInstance(conn.client());
       Worker w = factory.newWorker(QUEUE, TemporalOptions.workerOptions(false, "bench-mcp"));
-      PlaneWorker.register(w, runtime, config.worker());
+      PlaneWorker.register(w, conn.client(), runtime, config.worker());
       w.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(config.worker()),
           McpBenchWorkflowImpl.class);
       factory.start();

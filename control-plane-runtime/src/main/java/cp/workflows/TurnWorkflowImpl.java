@@ -26,7 +26,9 @@ import cp.model.WorkOrder;
 import cp.model.WorkOrderIds;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,10 +69,19 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    */
   static final String ROUND2_TURN = "round2-turn";
   static final int ROUND2_VERSION = 1;
+  /**
+   * Version marker of issue 21's shorter critical path: attention runs as an activity alongside
+   * the classify work order (its context never depended on classify's answer, see
+   * {@code AttentionAssembler#beforeTurn}) instead of as a local activity after it, so the step
+   * between the two work orders is only the synthesize plan.
+   */
+  static final String TURN_PATH = "turn-path";
+  static final int TURN_PATH_VERSION = 1;
 
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
   private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
+  private final Ho2Activities ho2 = Workflow.newActivityStub(Ho2Activities.class);
   private final cp.activities.ApprovalActivities approvalsLocal =
       Workflow.newLocalActivityStub(cp.activities.ApprovalActivities.class);
   private final cp.activities.ApprovalLookupActivities approvalLookup =
@@ -102,11 +113,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private boolean round2;
+  private boolean turnPath;
 
   @Override
   public TurnResult run(TurnInput in) {
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    turnPath = Workflow.getVersion(TURN_PATH, Workflow.DEFAULT_VERSION, TURN_PATH_VERSION) >= TURN_PATH_VERSION;
     Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
     if (!round2) {
       return steps(in, log, lean);
@@ -151,7 +164,12 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
             null, null));
-    WorkOrder classified = execute(runner, log, classify, p);
+    log.plannedAndDispatched(classify);
+    AttentionRequest attentionRequest = new AttentionRequest(in.sessionId(), p.agentClass(), p.attentionTemplateId(),
+        in.turn(), in.userMessage());
+    // From turn-path 1 attention runs while classify is in flight: both are scheduled in this task.
+    Promise<AttentionResult> early = turnPath ? Async.function(ho2::attend, attentionRequest) : null;
+    WorkOrder classified = run(runner, classify, p);
     if (isBudgetFailure(classified)) {
       return budgetExhausted(in, log, classified);
     }
@@ -162,8 +180,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
     // Step 2b: attention.
     step = "attention";
-    AttentionResult context = ho2Local.attend(new AttentionRequest(in.sessionId(), p.agentClass(),
-        p.attentionTemplateId(), in.turn(), in.userMessage()));
+    AttentionResult context = early != null ? early.get() : ho2Local.attend(attentionRequest);
 
     // Step 2c + 4: synthesize, gate, retry.
     List<String> feedback = List.of();
@@ -211,6 +228,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private WorkOrder execute(WorkOrderRunner runner, Ho2EventLog log, WorkOrder planned, AgentProfile p) {
     log.plannedAndDispatched(planned);
+    return run(runner, planned, p);
+  }
+
+  /** Runs a work order whose WO_PLANNED and WO_DISPATCHED are written, and adds what it produced to the turn's. */
+  private WorkOrder run(WorkOrderRunner runner, WorkOrder planned, AgentProfile p) {
     WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass());
     chain.add(out.workOrder());
     exchangeIds.addAll(out.exchangeIds());

@@ -73,6 +73,8 @@ final class FakeActivities {
      * or {@link #HANG_AT_MOST} passes (then it answers late, as a very slow provider would).
      */
     volatile java.util.concurrent.CountDownLatch hangSynthesize;
+    /** When set, runs inside every classify round before it answers (a test looks at what else runs then). */
+    volatile Runnable duringClassify;
     /** Counted down when a hanging round noticed its cancellation. */
     final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
 
@@ -104,6 +106,10 @@ final class FakeActivities {
       }
       if (hangSynthesize != null && r.contractId().equals(ContractIds.SYNTHESIZE)) {
         hang(hangSynthesize);
+      }
+      Runnable during = duringClassify;
+      if (during != null && r.contractId().equals(ContractIds.CLASSIFY)) {
+        during.run();
       }
       LlmRoundResult result = r.contractId().equals(ContractIds.CLASSIFY) ? text(classifyText) : synthesize.apply(r);
       return r.lean() ? lean(r, result) : result;

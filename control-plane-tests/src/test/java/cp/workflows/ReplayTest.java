@@ -96,13 +96,22 @@ class ReplayTest {
   static final String QUERIED_APPROVAL_TURN = "approval-by-query-turn.json";
   /** Issue 20: nobody decided within the 2 s approval timeout, a forged decision notwithstanding. */
   static final String QUERIED_APPROVAL_TIMED_OUT_TURN = "approval-by-query-timed-out-turn.json";
+  /**
+   * Lean turns as they ran before {@code turn-path} 1 (attention a local activity after classify):
+   * frozen, the current code records them as {@link #TURN_PATH_TURNS}.
+   */
+  static final List<String> BEFORE_TURN_PATH = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
+      "lean-gate-retry-turn.json");
+  /** Issue 21 (turn-path 1): the same three turns, attention an activity alongside classify. */
+  static final List<String> TURN_PATH_TURNS = List.of("turn-path-plain-turn.json", "turn-path-tool-loop-turn.json",
+      "turn-path-gate-retry-turn.json");
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
-  static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
-      "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
+  static final List<String> CURRENT = List.of(TURN_PATH_TURNS.get(0), TURN_PATH_TURNS.get(1), TURN_PATH_TURNS.get(2),
+      "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN);
-  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, CURRENT)
+  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_TURN_PATH, CURRENT)
       .flatMap(List::stream).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -169,7 +178,7 @@ class ReplayTest {
 
   @Test
   void currentHistories_areLeanTurns_withoutLocalActivityArgumentsInTheirMarkers() throws IOException {
-    for (String f : List.of("lean-plain-turn.json", "lean-tool-loop-turn.json", "lean-gate-retry-turn.json")) {
+    for (String f : java.util.stream.Stream.of(BEFORE_TURN_PATH, TURN_PATH_TURNS).flatMap(List::stream).toList()) {
       WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(f),
           StandardCharsets.UTF_8));
       assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.LEAN_TURN), f + " has no lean-turn version marker");
@@ -181,6 +190,30 @@ class ReplayTest {
           .toList();
       assertFalse(localActivities.contains("\"Ho1Prepare\"") || localActivities.contains("\"Ho1Finish\""),
           f + ": " + localActivities);
+    }
+  }
+
+  @Test
+  void turnPathHistories_haveTheMarker_andScheduleAttentionAsAnActivityWithClassify() throws IOException {
+    for (String f : TURN_PATH_TURNS) {
+      WorkflowExecutionHistory h = history(f);
+      assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": no turn-path marker");
+      assertFalse(localActivities(h).contains("\"Ho2Attend\""), f + ": attention as a local activity");
+      List<io.temporal.api.history.v1.HistoryEvent> scheduled = h.getEvents().stream()
+          .filter(e -> e.hasActivityTaskScheduledEventAttributes()).toList();
+      assertEquals("Ho2Attend", scheduled.get(0).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+          f);
+      assertEquals("Ho1LlmRound", scheduled.get(1).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+          f);
+      assertEquals(scheduled.get(0).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),
+          scheduled.get(1).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),
+          f + ": attention and classify scheduled by the same workflow task");
+      assertEquals(1, activities(h).stream().filter("Ho2Attend"::equals).count(), f);
+    }
+    for (String f : BEFORE_TURN_PATH) {
+      WorkflowExecutionHistory h = history(f);
+      assertFalse(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": recorded before the change");
+      assertTrue(localActivities(h).contains("\"Ho2Attend\""), f + ": attention was a local activity");
     }
   }
 
@@ -297,7 +330,7 @@ class ReplayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN})
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN, "turn-path-plain-turn.json"})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer changed = new HistoryReplayer(ChangedTurnWorkflowImpl.class)) {
@@ -417,14 +450,14 @@ class ReplayTest {
 
   static void record() throws Exception {
     Files.createDirectories(DIR);
-    recordTurn("lean-plain-turn.json", ho1 -> { }, "hello");
-    recordTurn("lean-tool-loop-turn.json", ho1 -> {
+    recordTurn(TURN_PATH_TURNS.get(0), ho1 -> { }, "hello");
+    recordTurn(TURN_PATH_TURNS.get(1), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.toolUse("list_packages", Json.object())
           : ho1.text("{\"response_text\":\"3 packages\"}");
     }, "what packages are installed?");
-    recordTurn("lean-gate-retry-turn.json", ho1 -> {
+    recordTurn(TURN_PATH_TURNS.get(2), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.text("{\"response_text\":\"  \"}")

@@ -167,9 +167,18 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     log.plannedAndDispatched(classify);
     AttentionRequest attentionRequest = new AttentionRequest(in.sessionId(), p.agentClass(), p.attentionTemplateId(),
         in.turn(), in.userMessage());
-    // From turn-path 1 attention runs while classify is in flight: both are scheduled in this task.
-    Promise<AttentionResult> early = turnPath ? Async.function(ho2::attend, attentionRequest) : null;
-    WorkOrder classified = run(runner, classify, p);
+    Promise<AttentionResult> early = null;
+    WorkOrder classified;
+    if (turnPath) {
+      // Attention runs while classify is in flight: both are scheduled by this task, classify's round
+      // first (workflow threads run in the order they were made), so a worker takes the call that
+      // waits for the provider before the one that only reads ledgers.
+      Promise<WorkOrder> classifying = Async.function(() -> run(runner, classify, p));
+      early = Async.function(() -> ho2.attend(attentionRequest));
+      classified = classifying.get();
+    } else {
+      classified = run(runner, classify, p);
+    }
     if (isBudgetFailure(classified)) {
       return budgetExhausted(in, log, classified);
     }

@@ -201,9 +201,9 @@ class ReplayTest {
       assertFalse(localActivities(h).contains("\"Ho2Attend\""), f + ": attention as a local activity");
       List<io.temporal.api.history.v1.HistoryEvent> scheduled = h.getEvents().stream()
           .filter(e -> e.hasActivityTaskScheduledEventAttributes()).toList();
-      assertEquals("Ho2Attend", scheduled.get(0).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
-          f);
-      assertEquals("Ho1LlmRound", scheduled.get(1).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+      assertEquals("Ho1LlmRound", scheduled.get(0).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+          f + ": classify's round first");
+      assertEquals("Ho2Attend", scheduled.get(1).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
           f);
       assertEquals(scheduled.get(0).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),
           scheduled.get(1).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),

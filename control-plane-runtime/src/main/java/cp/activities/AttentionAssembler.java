@@ -215,7 +215,7 @@ public final class AttentionAssembler {
       return wo.get().turn() == req.turn() && wo.get().sessionId().equals(req.sessionId());
     }
     JsonNode turn = e.meta("turn");
-    return turn != null && turn.isIntegralNumber() && turn.asInt() == req.turn() && req.sessionId().equals(e.sessionId());
+    return turn != null && turn.isIntegralNumber() && turn.asInt() == req.turn() && Objects.equals(req.sessionId(), e.sessionId());
   }
 
   private static Set<Tier> selectedTiers(AttentionTemplate t) {

@@ -25,7 +25,7 @@ import java.util.Optional;
  *
  * <p>On the wire (activity inputs in recorded histories) the request keeps the one flat shape it
  * always had ({@link Wire}: {@code prompt_ref}, {@code dispatched}, {@code max_tokens},
- * {@code temperature}, {@code cost_before}, {@code wo_type}, each absent when unset), so every
+ * {@code temperature}, {@code cost_before}, {@code wo_type}, {@code record_plan}, each absent when unset), so every
  * recorded history still reads, and a worker of either version reads the other's requests.
  *
  * @param prompt the prepared prompt, or (lean round 1) the work order to prepare
@@ -55,10 +55,19 @@ public record LlmRoundRequest(
     }
   }
 
-  /** Lean round 1: the dispatched work order, which the round prepares before it calls the model. */
-  public record ToPrepare(WorkOrder workOrder) implements PromptSource {
+  /**
+   * Lean round 1: the dispatched work order, which the round prepares before it calls the model;
+   * with {@code recordPlan} ({@code plan-in-round} 1) the round first writes the work order's
+   * WO_PLANNED and WO_DISPATCHED to HO2m ({@link Ho2PlanEvents}), which a local activity wrote before.
+   */
+  public record ToPrepare(WorkOrder workOrder, boolean recordPlan) implements PromptSource {
     public ToPrepare {
       Objects.requireNonNull(workOrder, "dispatched");
+    }
+
+    /** A work order whose plan is already written. */
+    public ToPrepare(WorkOrder workOrder) {
+      this(workOrder, false);
     }
   }
 
@@ -129,9 +138,10 @@ public record LlmRoundRequest(
   Wire wire() {
     String promptRef = prompt instanceof Prepared p ? p.promptRef() : null;
     WorkOrder dispatched = prompt instanceof ToPrepare t ? t.workOrder() : null;
+    Boolean recordPlan = prompt instanceof ToPrepare t && t.recordPlan() ? Boolean.TRUE : null;
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
-        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null));
+        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null), recordPlan);
   }
 
   /**
@@ -154,7 +164,8 @@ public record LlmRoundRequest(
           + " both cost_before and wo_type or neither; it has only " + (w.costBefore() == null ? "wo_type"
           : "cost_before"));
     }
-    PromptSource prompt = w.promptRef() != null ? new Prepared(w.promptRef()) : new ToPrepare(w.dispatched());
+    PromptSource prompt = w.promptRef() != null ? new Prepared(w.promptRef())
+        : new ToPrepare(w.dispatched(), Boolean.TRUE.equals(w.recordPlan()));
     Optional<Closing> closing = w.costBefore() == null ? Optional.empty()
         : Optional.of(new Closing(w.costBefore(), w.woType()));
     return new LlmRoundRequest(w.woId(), w.sessionId(), w.agentClass(), w.contractId(), prompt, w.transcript(),
@@ -179,5 +190,6 @@ public record LlmRoundRequest(
       Double temperature,
       WorkOrder dispatched,
       WoCost costBefore,
-      WoType woType) {}
+      WoType woType,
+      Boolean recordPlan) {}
 }

@@ -77,6 +77,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    */
   static final String TURN_PATH = "turn-path";
   static final int TURN_PATH_VERSION = 1;
+  /**
+   * Version marker: a work order's WO_PLANNED and WO_DISPATCHED ride in its first LLM round, which
+   * writes them before it prepares the work order, instead of a local activity of their own before
+   * the round is scheduled (one local activity fewer before each work order).
+   */
+  static final String PLAN_IN_ROUND = "plan-in-round";
+  static final int PLAN_IN_ROUND_VERSION = 1;
 
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
@@ -114,12 +121,15 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private boolean round2;
   private boolean turnPath;
+  private boolean planInRound;
 
   @Override
   public TurnResult run(TurnInput in) {
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
     turnPath = Workflow.getVersion(TURN_PATH, Workflow.DEFAULT_VERSION, TURN_PATH_VERSION) >= TURN_PATH_VERSION;
+    planInRound = lean && Workflow.getVersion(PLAN_IN_ROUND, Workflow.DEFAULT_VERSION, PLAN_IN_ROUND_VERSION)
+        >= PLAN_IN_ROUND_VERSION;
     Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
     if (!round2) {
       return steps(in, log, lean);
@@ -164,7 +174,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
             null, null));
-    log.plannedAndDispatched(classify);
+    boolean classifyPlan = plan(log, classify);
     AttentionRequest attentionRequest = new AttentionRequest(in.sessionId(), p.agentClass(), p.attentionTemplateId(),
         in.turn(), in.userMessage());
     Promise<AttentionResult> early = null;
@@ -173,11 +183,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       // Attention runs while classify is in flight: both are scheduled by this task, classify's round
       // first (workflow threads run in the order they were made), so a worker takes the call that
       // waits for the provider before the one that only reads ledgers.
-      Promise<WorkOrder> classifying = Async.function(() -> run(runner, classify, p));
+      Promise<WorkOrder> classifying = Async.function(() -> run(runner, classify, p, classifyPlan));
       early = Async.function(() -> ho2.attend(attentionRequest));
       classified = classifying.get();
     } else {
-      classified = run(runner, classify, p);
+      classified = run(runner, classify, p, classifyPlan);
     }
     if (isBudgetFailure(classified)) {
       return budgetExhausted(in, log, classified);
@@ -236,13 +246,25 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private WorkOrder execute(WorkOrderRunner runner, Ho2EventLog log, WorkOrder planned, AgentProfile p) {
-    log.plannedAndDispatched(planned);
-    return run(runner, planned, p);
+    return run(runner, planned, p, plan(log, planned));
   }
 
-  /** Runs a work order whose WO_PLANNED and WO_DISPATCHED are written, and adds what it produced to the turn's. */
-  private WorkOrder run(WorkOrderRunner runner, WorkOrder planned, AgentProfile p) {
-    WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass());
+  /**
+   * WO_PLANNED and WO_DISPATCHED of a work order about to run: written here (a local activity), or
+   * from {@link #PLAN_IN_ROUND} on left to its first round where it has one (returns true then).
+   */
+  private boolean plan(Ho2EventLog log, WorkOrder planned) {
+    if (planInRound && WorkOrderRunner.preparesInRound(planned)) {
+      log.inChain(planned);
+      return true;
+    }
+    log.plannedAndDispatched(planned);
+    return false;
+  }
+
+  /** Runs a planned work order and adds what it produced to the turn's; {@code recordPlan}: see {@link #plan}. */
+  private WorkOrder run(WorkOrderRunner runner, WorkOrder planned, AgentProfile p, boolean recordPlan) {
+    WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass(), recordPlan);
     chain.add(out.workOrder());
     exchangeIds.addAll(out.exchangeIds());
     toolCalls.addAll(out.toolCalls());

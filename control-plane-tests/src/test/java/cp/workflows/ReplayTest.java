@@ -102,16 +102,23 @@ class ReplayTest {
    */
   static final List<String> BEFORE_TURN_PATH = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json");
-  /** Issue 21 (turn-path 1): the same three turns, attention an activity alongside classify. */
+  /**
+   * Issue 21 (turn-path 1): the same three turns, attention an activity alongside classify, as they
+   * ran before {@code plan-in-round} 1: frozen.
+   */
   static final List<String> TURN_PATH_TURNS = List.of("turn-path-plain-turn.json", "turn-path-tool-loop-turn.json",
       "turn-path-gate-retry-turn.json");
+  /** Issue 21 (plan-in-round 1): the same three turns, each work order's plan written by its first round. */
+  static final List<String> PLAN_IN_ROUND_TURNS = List.of("plan-in-round-plain-turn.json",
+      "plan-in-round-tool-loop-turn.json", "plan-in-round-gate-retry-turn.json");
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
-  static final List<String> CURRENT = List.of(TURN_PATH_TURNS.get(0), TURN_PATH_TURNS.get(1), TURN_PATH_TURNS.get(2),
-      "lean-plain-session.json", "lean-idle-end-retry-session.json",
+  static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
+      PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN);
-  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_TURN_PATH, CURRENT)
+  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_TURN_PATH,
+      TURN_PATH_TURNS, CURRENT)
       .flatMap(List::stream).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -178,7 +185,8 @@ class ReplayTest {
 
   @Test
   void currentHistories_areLeanTurns_withoutLocalActivityArgumentsInTheirMarkers() throws IOException {
-    for (String f : java.util.stream.Stream.of(BEFORE_TURN_PATH, TURN_PATH_TURNS).flatMap(List::stream).toList()) {
+    for (String f : java.util.stream.Stream.of(BEFORE_TURN_PATH, TURN_PATH_TURNS, PLAN_IN_ROUND_TURNS)
+        .flatMap(List::stream).toList()) {
       WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(f),
           StandardCharsets.UTF_8));
       assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.LEAN_TURN), f + " has no lean-turn version marker");
@@ -195,7 +203,7 @@ class ReplayTest {
 
   @Test
   void turnPathHistories_haveTheMarker_andScheduleAttentionAsAnActivityWithClassify() throws IOException {
-    for (String f : TURN_PATH_TURNS) {
+    for (String f : java.util.stream.Stream.of(TURN_PATH_TURNS, PLAN_IN_ROUND_TURNS).flatMap(List::stream).toList()) {
       WorkflowExecutionHistory h = history(f);
       assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": no turn-path marker");
       assertFalse(localActivities(h).contains("\"Ho2Attend\""), f + ": attention as a local activity");
@@ -215,6 +223,32 @@ class ReplayTest {
       assertFalse(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": recorded before the change");
       assertTrue(localActivities(h).contains("\"Ho2Attend\""), f + ": attention was a local activity");
     }
+  }
+
+  @Test
+  void planInRoundHistories_haveTheMarker_andWriteEachPlanInTheFirstRoundInsteadOfALocalActivity()
+      throws IOException {
+    for (int i = 0; i < PLAN_IN_ROUND_TURNS.size(); i++) {
+      WorkflowExecutionHistory now = history(PLAN_IN_ROUND_TURNS.get(i));
+      WorkflowExecutionHistory before = history(TURN_PATH_TURNS.get(i));
+      String f = PLAN_IN_ROUND_TURNS.get(i);
+      assertTrue(PlaneFixture.mentions(now, TurnWorkflowImpl.PLAN_IN_ROUND), f + ": no plan-in-round marker");
+      assertFalse(PlaneFixture.mentions(before, TurnWorkflowImpl.PLAN_IN_ROUND), "recorded before the change");
+      long workOrders = roundRequests(now).stream().filter(r -> r.contains("\"dispatched\"")).count();
+      assertTrue(workOrders >= 2, f);
+      assertEquals(workOrders, roundRequests(now).stream().filter(r -> r.contains("\"record_plan\":true")).count(),
+          f + ": every first round writes its work order's plan");
+      assertEquals(localActivities(before).size() - workOrders, localActivities(now).size(),
+          f + ": one local activity fewer per work order");
+      assertTrue(roundRequests(before).stream().noneMatch(r -> r.contains("record_plan")), f);
+    }
+  }
+
+  private static List<String> roundRequests(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes())
+        .filter(a -> a.getActivityType().getName().equals("Ho1LlmRound"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).toList();
   }
 
   @Test
@@ -330,7 +364,8 @@ class ReplayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN, "turn-path-plain-turn.json"})
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN, "turn-path-plain-turn.json",
+      "plan-in-round-plain-turn.json"})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer changed = new HistoryReplayer(ChangedTurnWorkflowImpl.class)) {
@@ -450,14 +485,14 @@ class ReplayTest {
 
   static void record() throws Exception {
     Files.createDirectories(DIR);
-    recordTurn(TURN_PATH_TURNS.get(0), ho1 -> { }, "hello");
-    recordTurn(TURN_PATH_TURNS.get(1), ho1 -> {
+    recordTurn(PLAN_IN_ROUND_TURNS.get(0), ho1 -> { }, "hello");
+    recordTurn(PLAN_IN_ROUND_TURNS.get(1), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.toolUse("list_packages", Json.object())
           : ho1.text("{\"response_text\":\"3 packages\"}");
     }, "what packages are installed?");
-    recordTurn(TURN_PATH_TURNS.get(2), ho1 -> {
+    recordTurn(PLAN_IN_ROUND_TURNS.get(2), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.text("{\"response_text\":\"  \"}")

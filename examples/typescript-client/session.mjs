@@ -3,7 +3,8 @@
 // no knowledge of the plane's internals. Plain JavaScript (an ES module with JSDoc types), so it
 // runs with Node 20 and nothing to build.
 //
-// It starts a session, sends two turns, queries `state`, ends the session, and shows the three
+// It starts a session, sends two turns (printing each reply as it is written, from the turn's
+// events), queries `state`, ends the session, and shows the three
 // refusals a client meets most: a malformed turn, a bad start, and a turn after the end.
 // Exit code: 0 when everything behaved as the contract says, 1 when something did not (the line
 // starting "UNEXPECTED" says what), 2 when the service could not be reached.
@@ -35,6 +36,62 @@ const turns = process.argv.length > 2 ? process.argv.slice(2) : ['hello', 'what 
  * The fields of the `state` Query this program prints.
  * @typedef {{ turns: number, tokens_used: number, tokens_remaining: number, ended: boolean, end_reason?: string }} SessionState
  */
+
+/**
+ * One event of a live turn (the turn workflow's Query `events`), and a page of them.
+ * @typedef {{ seq: number, type: string, step?: string, text?: string, keep?: number, tool?: string, outcome?: string }} TurnEvent
+ * @typedef {{ events: TurnEvent[], next_seq: number, done: boolean }} TurnEventPage
+ */
+
+/** The id of a session's turn workflow: `<session_id>/turn-<nnnn>`. */
+function turnWorkflowId(sessionId, turn) {
+  return `${sessionId}/turn-${String(turn).padStart(4, '0')}`;
+}
+
+/**
+ * Follows turn `turn`'s events while `update` (its Update `turn`) runs: the Query `events` from
+ * the next sequence number every 50 ms, the reply's text printed as it arrives, a `retracted`
+ * cutting it back to `keep` characters; reads on until the `done` event once the Update answered.
+ * Returns the reply assembled from the stream. A reconnecting client would resume from the last
+ * sequence number it saw + 1.
+ * @param {import('@temporalio/client').Client} client
+ * @param {string} sessionId
+ * @param {number} turn
+ * @param {Promise<unknown>} update
+ */
+async function followTurn(client, sessionId, turn, update) {
+  const turnHandle = client.workflow.getHandle(turnWorkflowId(sessionId, turn));
+  let next = 1;
+  let reply = '';
+  let done = false;
+  let answered = false;
+  update.then(() => { answered = true; }, () => { answered = true; });
+  for (let polls = 0; !done && polls < 2000; polls++) {
+    /** @type {TurnEventPage | undefined} */
+    let page;
+    try {
+      page = await turnHandle.query('events', next);
+    } catch (err) {
+      page = undefined; // the turn's workflow does not exist yet
+    }
+    for (const e of page?.events ?? []) {
+      if (e.seq !== next) continue;
+      next = e.seq + 1;
+      if (e.type === 'text_delta') {
+        reply += e.text;
+        process.stdout.write(e.text);
+      } else if (e.type === 'retracted') {
+        reply = reply.slice(0, e.keep);
+        process.stdout.write(`\n[withdrawn; continuing from ${e.keep} characters]\n${reply}`);
+      } else if (e.type === 'done') {
+        done = true;
+      }
+    }
+    if (!done) await new Promise((r) => setTimeout(r, answered ? 20 : 50));
+  }
+  process.stdout.write('\n');
+  return reply;
+}
 
 /** A session id as the contract wants it: `SES-` and 8 hex digits; it is also the workflow id. */
 function newSessionId() {
@@ -104,11 +161,20 @@ async function main() {
     // Turns: Update `turn` with {"text": ...}, answered with the turn's result. Each turn gets its
     // own update id; a client that retries a turn (after a lost connection) reuses that id, and
     // the service runs the turn once.
+    // While the Update waits, the turn's events (Query `events` on its workflow) show the reply as
+    // it is written; the result stays the Update's answer, never the stream.
+    let turnNumber = 0;
     for (const text of turns) {
+      turnNumber++;
+      const update = handle.executeUpdate('turn', { args: [{ text }], updateId: randomUUID() });
+      process.stdout.write(`streamed ${turnNumber}: `);
+      const streamed = await followTurn(client, sessionId, turnNumber, update);
       /** @type {TurnResult} */
-      const r = await handle.executeUpdate('turn', { args: [{ text }], updateId: randomUUID() });
+      const r = await update;
       console.log(`turn ${r.turn} [${r.outcome}${r.error_code ? ' ' + r.error_code : ''}] > ${text}`);
       console.log(`reply: ${r.response}`);
+      console.log(`streamed reply equals the result: ${streamed === r.response}`);
+      if (streamed !== r.response) unexpected(`turn ${r.turn}: the streamed reply differs from the result`);
     }
 
     // State: Query `state`.

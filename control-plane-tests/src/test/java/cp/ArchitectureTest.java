@@ -46,10 +46,12 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importMainClasses() {
+    // Test code also reaches this module as the other modules' test jars (*-tests.jar): not product code.
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("cp");
+        .withImportOption(location -> !location.contains("-tests.jar")).importPackages("cp");
     // Guard against a vacuous pass: the rules must see the workflow code they are about.
     assertTrue(classes.contain("cp.workflows.TurnWorkflowImpl") && classes.contain("cp.model.FailureCode"));
+    assertTrue(!classes.contain("cp.ledger.TestPostgres"), "test code was imported as product code");
   }
 
   /** What workflow code may not touch: I/O, the network, and every layer with side effects. */
@@ -138,6 +140,54 @@ class ArchitectureTest {
     assertTrue(java.util.Arrays.stream(cp.faults.FaultPoints.class.getDeclaredMethods())
         .noneMatch(m -> java.util.Set.of("at", "armed", "pause", "install", "configure").contains(m.getName())),
         "a static FaultPoints facade is back");
+  }
+
+  /**
+   * Issue 21: no static mutable state in product code. A static field is final, and holds no
+   * mutable container, thread-local, counter, pool or array another class could write, except the
+   * few below, each a process resource rather than state a test or a caller could set. Immutable
+   * collections ({@code List.of}, {@code Map.copyOf}) are declared through their interfaces and pass.
+   */
+  static final Map<String, String> STATIC_RESOURCES = Map.of(
+      "cp.ledger.OpenLedgers.OPEN", "one Ledger per file per JVM: the OS file lock is per process, so two"
+          + " instances of one file in a JVM would not exclude each other",
+      "cp.ledger.GroupCommit$Flusher.THREAD", "the process's one daemon thread that forces batched ledgers to disk",
+      "cp.activities.Heartbeats.TICKER", "the process's one daemon thread that heartbeats in-flight calls",
+      "cp.gateway.http.InFlightCalls.CURRENT", "the calling thread's own in-flight HTTP calls (set and cleared by"
+          + " the activity's heartbeat scope on that thread, never by another)");
+
+  static final List<Class<?>> MUTABLE_HOLDERS = List.of(java.util.HashMap.class, java.util.ArrayList.class,
+      java.util.HashSet.class, java.util.LinkedHashMap.class, java.util.TreeMap.class,
+      java.util.concurrent.ConcurrentHashMap.class, ThreadLocal.class,
+      java.util.concurrent.atomic.AtomicLong.class, java.util.concurrent.atomic.AtomicInteger.class,
+      java.util.concurrent.atomic.AtomicReference.class, java.util.concurrent.atomic.AtomicBoolean.class,
+      java.util.concurrent.ExecutorService.class);
+
+  @Test
+  void productCodeHasNoStaticMutableState() {
+    List<String> found = new ArrayList<>();
+    for (JavaClass c : classes) {
+      for (var field : c.getFields()) {
+        if (!field.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.STATIC)
+            || field.getName().startsWith("$") || c.isEnum() && field.getRawType().equals(c)) {
+          continue;
+        }
+        String name = c.getName() + "." + field.getName();
+        boolean isFinal = field.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.FINAL);
+        boolean mutableType = MUTABLE_HOLDERS.stream().anyMatch(t -> field.getRawType().isAssignableTo(t))
+            || field.getRawType().isArray() && !field.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PRIVATE);
+        if ((!isFinal || mutableType) && !STATIC_RESOURCES.containsKey(name)) {
+          found.add(name + (isFinal ? " (" + field.getRawType().getSimpleName() + ")" : " (not final)"));
+        }
+      }
+    }
+    assertEquals(List.of(), found, "static mutable state in product code: pass it in (issue 21), or add it to"
+        + " STATIC_RESOURCES with the reason it is a process resource");
+    for (String allowed : STATIC_RESOURCES.keySet()) {
+      String owner = allowed.substring(0, allowed.lastIndexOf('.'));
+      assertTrue(classes.contain(owner) && classes.get(owner).tryGetField(allowed.substring(owner.length() + 1))
+          .isPresent(), "STATIC_RESOURCES names a field that is gone: " + allowed);
+    }
   }
 
   @Test

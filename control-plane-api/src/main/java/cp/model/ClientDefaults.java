@@ -20,6 +20,12 @@ public final class ClientDefaults {
    * milliseconds, seldom enough to cost the service a handful of Queries a second.
    */
   public static final Duration PROGRESS_POLL_INTERVAL = Duration.ofMillis(150);
+  /**
+   * How often a client following a live turn reads its events (issue 24, the turn's Query
+   * {@code events}): a delta reaches the client within this after the turn has it, well within
+   * the 150 ms time-to-first-token target, for ~20 Queries a second while the turn runs.
+   */
+  public static final Duration EVENT_POLL_INTERVAL = Duration.ofMillis(50);
 
   /** Most sessions one listing returns: a screenful or a page, not the whole history of a busy namespace. */
   public static final int LIST_LIMIT = 200;

@@ -4,6 +4,9 @@ import cp.model.TurnInput;
 import cp.model.TurnResult;
 import cp.model.ApprovalResult;
 import cp.model.TurnApprovals;
+import cp.model.ReplyBatch;
+import cp.model.TurnEvent;
+import cp.model.TurnEventPage;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -32,6 +35,23 @@ public interface TurnWorkflow {
   @QueryMethod(name = APPROVALS)
   TurnApprovals approvals();
 
+  /**
+   * Issue 24, internal: a piece of the reply from the LLM-round activity the turn waits on. Taken
+   * only from that call (publisher and one-time key checked); anything else is dropped. What a
+   * client is told is the final result never comes from here (see {@link TurnEvent#DONE}).
+   */
+  @SignalMethod(name = REPLY_STREAM)
+  void replyStream(ReplyBatch batch);
+
+  /**
+   * Issue 24: the turn's events from sequence number {@code fromSeq} on (1 for all), a page at a
+   * time; also answered once the turn has closed, for a client that reconnects.
+   */
+  @QueryMethod(name = EVENTS)
+  TurnEventPage events(long fromSeq);
+
   String APPROVAL_DECIDED = "approval_decided";
+  String REPLY_STREAM = "reply_stream";
+  String EVENTS = "events";
   String APPROVALS = "approvals";
 }

@@ -67,6 +67,11 @@ public final class Bench {
         step("P7: an MCP tool call through the plane ÷ the same call with the MCP SDK");
         measures.addAll(new McpCallBench(callerEnv, o.home().resolve("mcp"), o).run());
       }
+      if (o.runs(Measure.Id.P8)) {
+        step("P8: a live turn's time to first token");
+        measures.addAll(new LiveTurnBench(env(o.home().resolve("live"), fast, LiveTurnBench.QUEUE),
+            o.turnsPerRound()).run());
+      }
       if (o.runs(Measure.Id.B7)) {
         step("B7: a separate cpctl chat process, " + o.chatRuns() + " × " + o.chatTurns() + " turns");
         measures.addAll(new ChatBench(o, callerEnv).run());

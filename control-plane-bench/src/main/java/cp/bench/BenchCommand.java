@@ -86,7 +86,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       + " (bin/cpctl sets it to itself).")
   String cpctl;
 
-  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P7, B7, HEAP), e.g. --only P1,B7.")
+  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P8, B7, HEAP), e.g. --only P1,B7.")
   List<String> only = List.of();
 
   @Option(names = "--home", description = "Scratch plane roots (deleted first). Default: target/bench-home.")
@@ -143,7 +143,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       try {
         ids.add(Measure.Id.parse(s));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, B7,"
+        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, P8, B7,"
             + " HEAP)");
       }
     }

@@ -32,7 +32,7 @@ class BenchCommandTest {
   void unknownMeasure_isRefusedInOneLine_exit2() {
     Run r = run("--only", "P9");
     assertEquals(BenchCommand.BAD_INPUT, r.code(), r.err());
-    assertEquals("cpctl bench: --only: unknown measure 'P9' (known: P1, P2, P3, P4, P5, P6, P7, B7, HEAP)", r.err().strip());
+    assertEquals("cpctl bench: --only: unknown measure 'P9' (known: P1, P2, P3, P4, P5, P6, P7, P8, B7, HEAP)", r.err().strip());
   }
 
   @Test

@@ -36,6 +36,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT, or one defined in CP_AGENTS_DIR). Default: ${DEFAULT-VALUE}.")
   String agent;
 
+  @Option(names = "--no-stream", description = "Print each reply only when it is complete, not as it is written.")
+  boolean noStream;
+
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
 
@@ -191,13 +194,26 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private TurnResult awaitTurn(CliPlane plane, String sid, String text, PrintStream out, boolean interactive,
       LineInput input) throws InterruptedException {
     TurnSteps progress = new TurnSteps(err(), interactive);
+    LiveReply live = new LiveReply(out, err(), progress::clear);
     // The client reads the turn's progress (the per-turn Query) and its pending approvals on the
     // turn's thread; this thread stays interruptible and asks the person about each approval.
     BlockingQueue<PendingApproval> approvals = new LinkedBlockingQueue<>();
     TurnListener listener = new TurnListener() {
       @Override
       public void onProgress(String step) {
-        progress.show(step);
+        if (!live.started()) {
+          progress.show(step);
+        }
+      }
+
+      @Override
+      public void onEvent(cp.model.TurnEvent e) {
+        live.onEvent(e);
+      }
+
+      @Override
+      public boolean wantsEvents() {
+        return !noStream;
       }
 
       @Override
@@ -215,7 +231,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       try {
         TurnResult r = result.get(APPROVAL_CHECK_MS, TimeUnit.MILLISECONDS);
         progress.clear();
-        TurnPrinter.print(out, r);
+        live.finish(r);
         return r;
       } catch (TimeoutException e) {
         for (PendingApproval p; (p = approvals.poll()) != null; ) {

@@ -19,7 +19,7 @@ import sun.misc.Signal;
  * <p>Thread safety: signals arrive on the JVM's signal thread; every method may be called from any thread.
  */
 final class StopSignals {
-  static final String[] NAMES = {"TERM", "INT"};
+  static final java.util.List<String> NAMES = java.util.List.of("TERM", "INT");
 
   private final CountDownLatch first = new CountDownLatch(1);
   private final AtomicInteger received = new AtomicInteger();

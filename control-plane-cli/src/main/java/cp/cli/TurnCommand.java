@@ -3,13 +3,17 @@ package cp.cli;
 import cp.client.TurnListener;
 import cp.model.Json;
 import cp.model.PendingApproval;
+import cp.model.TurnEvent;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** One turn, scriptable: prints the reply and footer, or the whole TurnResult as JSON. */
+/**
+ * One turn, scriptable: prints the reply as it arrives (issue 24; {@code --no-stream}: only at
+ * the end) and the footer, or the whole TurnResult as JSON.
+ */
 @Command(name = "turn", mixinStandardHelpOptions = true,
     description = "Send one turn to a session and print the reply (exit 1 when the turn ended in error).")
 final class TurnCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
@@ -25,6 +29,9 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--json", description = "Print the whole TurnResult as JSON.")
   boolean json;
 
+  @Option(names = "--no-stream", description = "Print only the whole reply at the end, not as it is written.")
+  boolean noStream;
+
   @Parameters(paramLabel = "TEXT", arity = "1..*", description = "The message (words are joined with spaces).")
   String[] words;
 
@@ -39,6 +46,8 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
           + " the shell passed that are not UTF-8 (binary input?); send UTF-8 text");
     }
     try (CliPlane plane = CliPlane.open(cfg, env())) {
+      LiveReply live = new LiveReply(out(), err(), () -> { });
+      boolean stream = !json && !noStream;
       TurnResult r = plane.client.turn(sessionId, text, new TurnListener() {
         @Override
         public void onApproval(PendingApproval p) {
@@ -49,11 +58,21 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
         public boolean wantsProgress() {
           return false;
         }
+
+        @Override
+        public void onEvent(TurnEvent e) {
+          live.onEvent(e);
+        }
+
+        @Override
+        public boolean wantsEvents() {
+          return stream;
+        }
       });
       if (json) {
         out().println(Json.pretty(r));
       } else {
-        TurnPrinter.print(out(), r);
+        live.finish(r);
       }
       return TurnOutcome.ERROR.equals(r.outcome()) ? Cpctl.FAILED : Cpctl.OK;
     }

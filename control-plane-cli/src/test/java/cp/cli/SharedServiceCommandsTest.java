@@ -79,6 +79,21 @@ class SharedServiceCommandsTest {
     assertTrue(end.out().startsWith(sid + " ended: 1 turn(s)"), end::describe);
   }
 
+  /** Issue 24: the streamed reply and the --no-stream one print the same: the reply, then the footer. */
+  @Test
+  void turnStreamed_andTurnWithNoStream_printTheSameReply() {
+    var streamed = run(env, "turn", "--session", startSession(), "Tell me how a durable workflow recovers after a crash");
+    var whole = run(env, "turn", "--session", startSession(), "--no-stream", "Tell me how a durable workflow recovers after a crash");
+    assertEquals(Cpctl.OK, streamed.code(), streamed::describe);
+    assertEquals(Cpctl.OK, whole.code(), whole::describe);
+    var a = streamed.out().lines().toList();
+    var b = whole.out().lines().toList();
+    assertTrue(a.get(a.size() - 1).startsWith("  [success · ") && b.get(b.size() - 1).startsWith("  [success · "),
+        streamed::describe);
+    assertTrue(a.size() > 2, streamed::describe);
+    assertEquals(b.subList(0, b.size() - 1), a.subList(0, a.size() - 1), "the same reply, streamed or whole");
+  }
+
   @Test
   void turnAsJson_printsTheWholeTurnResult() {
     String sid = startSession();

@@ -29,6 +29,15 @@ final class BoundedRpc {
    * or answered nothing; a StatusRuntimeException when the service could not answer in time.
    */
   <T> Optional<T> query(String workflowId, String queryType, Class<T> type) {
+    return query(workflowId, queryType, type, new Object[0]);
+  }
+
+  /** The same, with the Query's arguments. */
+  <T> Optional<T> query(String workflowId, String queryType, Class<T> type, Object... args) {
+    WorkflowQuery.Builder q = WorkflowQuery.newBuilder().setQueryType(queryType);
+    if (args.length > 0) {
+      client.getOptions().getDataConverter().toPayloads(args).ifPresent(q::setQueryArgs);
+    }
     QueryWorkflowResponse r;
     try {
       r = client.getWorkflowServiceStubs().blockingStub()
@@ -36,7 +45,7 @@ final class BoundedRpc {
           .queryWorkflow(QueryWorkflowRequest.newBuilder()
               .setNamespace(client.getOptions().getNamespace())
               .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-              .setQuery(WorkflowQuery.newBuilder().setQueryType(queryType))
+              .setQuery(q)
               .build());
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {

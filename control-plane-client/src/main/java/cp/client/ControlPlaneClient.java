@@ -66,6 +66,7 @@ public final class ControlPlaneClient implements AutoCloseable {
   private final ApprovalCalls approvals;
   private final TurnProgress progress;
   private final TurnCall turns;
+  private final TurnEvents events;
 
   public ControlPlaneClient(WorkflowClient client, String taskQueue, List<String> agentClasses,
       int continueAsNewAfterTurns) {
@@ -104,8 +105,9 @@ public final class ControlPlaneClient implements AutoCloseable {
     this.lister = new SessionLister(client, failures);
     this.approvals = new ApprovalCalls(client, rpc, failures, lister, this::state, waiters);
     this.progress = new TurnProgress(rpc, failures, this::state, serviceLostAfter, progressPollInterval);
+    this.events = new TurnEvents(rpc, failures, this::state);
     this.turns = new TurnCall(client, failures, progress, approvals::pendingOrNone, this::isRunning, waiters,
-        serviceLostAfter, WATCH_INTERVAL, progressPollInterval);
+        serviceLostAfter, WATCH_INTERVAL, progressPollInterval, events);
   }
 
   /** A builder for a client of the sessions {@code client} can reach; every setting has a default ({@link ClientDefaults}). */
@@ -366,6 +368,15 @@ public final class ControlPlaneClient implements AutoCloseable {
    */
   public OptionalInt watch(String sessionId, Consumer<String> onStep) {
     return progress.watch(sessionId, onStep);
+  }
+
+  /**
+   * Issue 24: turn {@code turn}'s events from {@code fromSeq} on (1: all), a page per Query; ask
+   * again from {@code next_seq} until {@code done}. Resumable, also after the turn closed.
+   */
+  public cp.model.TurnEventPage events(String sessionId, int turn, long fromSeq) {
+    checkSessionId(sessionId);
+    return events.page(sessionId, turn, fromSeq);
   }
 
   private static void checkSessionId(String sessionId) {

@@ -1,5 +1,6 @@
 package cp.client;
 
+import cp.model.ClientDefaults;
 import cp.model.PendingApproval;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
@@ -51,10 +52,13 @@ final class TurnCall {
   private final Duration serviceLostAfter;
   private final Duration watchInterval;
   private final Duration progressPollInterval;
+  private final TurnEvents events;
 
   TurnCall(WorkflowClient client, ClientFailures failures, TurnProgress progress,
       Function<String, java.util.List<PendingApproval>> pendingApprovals, Predicate<String> isRunning,
-      Executor waiters, Duration serviceLostAfter, Duration watchInterval, Duration progressPollInterval) {
+      Executor waiters, Duration serviceLostAfter, Duration watchInterval, Duration progressPollInterval,
+      TurnEvents events) {
+    this.events = events;
     this.client = client;
     this.failures = failures;
     this.progress = progress;
@@ -70,6 +74,8 @@ final class TurnCall {
   TurnResult run(String sessionId, String text, TurnListener listener) {
     TurnProgress.Reporter reporter = listener != null && listener.wantsProgress()
         ? progress.new Reporter(sessionId, listener::onProgress) : null;
+    TurnEvents.Follower follower = listener != null && listener.wantsEvents()
+        ? events.new Follower(sessionId, listener::onEvent) : null;
     String updateId = UUID.randomUUID().toString();
     for (int attempt = 0; ; attempt++) {
       WorkflowStub stub = client.newUntypedWorkflowStub(sessionId);
@@ -84,7 +90,11 @@ final class TurnCall {
         return handle.getResult();
       }, waiters);
       try {
-        return await(sessionId, call, accepted, reporter, listener);
+        TurnResult r = await(sessionId, call, accepted, reporter, follower, listener);
+        if (follower != null) {
+          follower.finish(r.turn());
+        }
+        return r;
       } catch (WorkflowUpdateException e) {
         throw failures.updateFailed(sessionId, e);
       } catch (WorkflowNotFoundException e) {
@@ -113,10 +123,11 @@ final class TurnCall {
    * progress every {@code progressPollInterval}, when asked to); rethrows its failure as is.
    */
   private TurnResult await(String sessionId, CompletableFuture<TurnResult> call, AtomicBoolean accepted,
-      TurnProgress.Reporter reporter, TurnListener listener) {
+      TurnProgress.Reporter reporter, TurnEvents.Follower follower, TurnListener listener) {
     SessionWatch watch = new SessionWatch(client, sessionId, System::nanoTime);
     Set<String> toldApprovals = new HashSet<>();
-    Duration poll = reporter == null ? watchInterval : progressPollInterval;
+    Duration poll = follower != null ? ClientDefaults.EVENT_POLL_INTERVAL
+        : reporter == null ? watchInterval : progressPollInterval;
     long nextWatch = System.nanoTime() + watchInterval.toNanos();
     while (true) {
       try {
@@ -126,9 +137,12 @@ final class TurnCall {
         }
         return r;
       } catch (TimeoutException e) {
-        if (reporter != null) {
+        if (follower != null && accepted.get()) {
+          follower.poll();
+        }
+        if (reporter != null || follower != null) {
           // Nothing to show before the session took the turn: no Query ahead of the Update.
-          if (accepted.get()) {
+          if (accepted.get() && reporter != null) {
             reporter.poll();
           }
           if (System.nanoTime() - nextWatch < 0) {

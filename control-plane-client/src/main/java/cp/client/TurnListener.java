@@ -1,6 +1,7 @@
 package cp.client;
 
 import cp.model.PendingApproval;
+import cp.model.TurnEvent;
 
 /**
  * What a caller of {@link ControlPlaneClient#turn(String, String, TurnListener)} hears while the
@@ -12,6 +13,18 @@ public interface TurnListener {
 
   /** A tool call of this turn waits for a person's decision; told once per approval id. */
   default void onApproval(PendingApproval pending) {}
+
+  /**
+   * Issue 24: each event of the turn, in order, each once ({@link TurnEvent}): steps, tool calls,
+   * approvals, the reply's text as it is written ({@code text_delta}, {@code retracted}) and, last,
+   * {@code done}. Heard only when {@link #wantsEvents()}.
+   */
+  default void onEvent(TurnEvent event) {}
+
+  /** Whether the turn's events are read for {@link #onEvent} (the Query {@code events}, every event poll interval). */
+  default boolean wantsEvents() {
+    return false;
+  }
 
   /** Whether the turn's steps are read for {@link #onProgress} (a Query every progress interval). */
   default boolean wantsProgress() {

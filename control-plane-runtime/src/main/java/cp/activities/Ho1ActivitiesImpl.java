@@ -78,6 +78,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final RetryBackoff providerBackoff;
   private final ActivityContextSource context;
   private final Telemetry telemetry;
+  private final ReplySignals replies;
   /** HO2's plan entries of a work order whose first round writes them ({@code plan-in-round} 1). */
   private final Ho2Writes ho2Writes;
 
@@ -99,6 +100,15 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
    */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
       Clock clock, RetryBackoff providerBackoff, ActivityContextSource context, Telemetry telemetry, FaultHook faults) {
+    this(catalog, gateway, ledgers, tools, defaultModel, clock, providerBackoff, context, telemetry, faults,
+        ReplySignals.NONE);
+  }
+
+  /** As above; a round asked to stream (issue 24) sends its reply's text to its turn through {@code replies}. */
+  public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
+      Clock clock, RetryBackoff providerBackoff, ActivityContextSource context, Telemetry telemetry, FaultHook faults,
+      ReplySignals replies) {
+    this.replies = java.util.Objects.requireNonNull(replies, "replies");
     this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
     this.context = java.util.Objects.requireNonNull(context, "context");
     this.providerBackoff = providerBackoff;
@@ -182,7 +192,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
         r.overrides(), r.tokenBudgetRemaining(), id);
-    PromptResponse resp = send(request);
+    PromptResponse resp = streamed(r, request, contract, id);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       LlmRoundResult.Refused refused = rejected(resp);
       if (!r.lean()) {
@@ -212,6 +222,24 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     WoCost after = costBefore(r).plus(exchange.woCost());
     return new LlmRoundResult.Finished(finishLean(r, id, after, resp.text(), null, null), Optional.of(exchange),
         resp.text());
+  }
+
+  /**
+   * The round trip, streaming the reply's text to the turn when the round asks to (issue 24) and
+   * this worker can signal: the response is the same either way.
+   */
+  private PromptResponse streamed(LlmRoundRequest r, PromptRequest request, PromptContract contract,
+      ActivityIdentity id) {
+    if (r.stream().isEmpty() || replies == ReplySignals.NONE) {
+      return send(request);
+    }
+    ReplyPublisher publisher = new ReplyPublisher(r.stream().get(), id.attempt(), contract.structuredOutput(),
+        batch -> replies.send(id.workflowId(), batch), System::nanoTime);
+    PromptResponse resp = send(request, false, publisher);
+    if (resp.outcome() == RouteOutcome.SUCCESS) {
+      publisher.finish(resp.text());
+    }
+    return resp;
   }
 
   /** A lean round's cost before it (it has a closing whenever it finishes). */
@@ -260,8 +288,12 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
    * would only delay the honest answer the user is owed.
    */
   private PromptResponse send(PromptRequest request, boolean lastResort) {
+    return send(request, lastResort, null);
+  }
+
+  private PromptResponse send(PromptRequest request, boolean lastResort, cp.gateway.StreamSink stream) {
     try {
-      return gateway.route(request);
+      return gateway.route(request, stream);
     } catch (GatewayException e) {
       int attempt = request.attempt() == null ? 1 : request.attempt();
       boolean retry = e.retryableAfter(attempt) && !(lastResort && (e.code() == FailureCode.CIRCUIT_OPEN

@@ -19,8 +19,6 @@ import java.util.TreeMap;
  * immutable and safe to share between threads.
  */
 public final class Catalog {
-  private static volatile Catalog defaultCatalog;
-
   private final String source;
   private final SchemaValidator validator;
   private final Map<String, Loaded<PromptContract>> contracts;
@@ -155,17 +153,12 @@ public final class Catalog {
    * contract the workflows plan under and only built-in tools ({@link CatalogRequirements#SHIPPED}).
    */
   public static Catalog loadDefault() {
-    Catalog c = defaultCatalog;
-    if (c == null) {
-      synchronized (Catalog.class) {
-        c = defaultCatalog;
-        if (c == null) {
-          c = load(ResourceSource.classpath(), CatalogRequirements.SHIPPED);
-          defaultCatalog = c;
-        }
-      }
-    }
-    return c;
+    return Shipped.CATALOG;
+  }
+
+  /** The shipped catalog, loaded once when first asked for (holder idiom; immutable). */
+  private static final class Shipped {
+    static final Catalog CATALOG = load(ResourceSource.classpath(), CatalogRequirements.SHIPPED);
   }
 
   /**

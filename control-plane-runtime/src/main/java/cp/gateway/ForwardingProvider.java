@@ -23,4 +23,19 @@ public abstract class ForwardingProvider implements LlmProvider {
   public ProviderReply send(PromptRequest request) throws ProviderException {
     return delegate.send(request);
   }
+
+  /**
+   * Through {@link #send}, as one piece, so a subclass that watches or holds calls in {@code send}
+   * sees streamed calls too; a decorator that changes nothing about a call overrides this with
+   * {@link #streamThrough}.
+   */
+  @Override
+  public ProviderReply stream(PromptRequest request, StreamSink sink) throws ProviderException {
+    return LlmProvider.super.stream(request, sink);
+  }
+
+  /** Streams the call through the delegate as it streams. */
+  protected final ProviderReply streamThrough(PromptRequest request, StreamSink sink) throws ProviderException {
+    return delegate.stream(request, sink);
+  }
 }

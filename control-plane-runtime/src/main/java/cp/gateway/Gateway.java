@@ -123,8 +123,18 @@ public final class Gateway {
    * {@link #LEDGER_FULL} (retryable) whose message names the ledger and what to do.
    */
   public PromptResponse route(PromptRequest request) {
+    return route(request, null);
+  }
+
+  /**
+   * The same round trip, streamed (issue 24): the provider hands the reply's text to
+   * {@code stream} as it arrives ({@code null}: a one-shot call). Nothing else changes: the
+   * EXCHANGE records the assembled reply, and a call answered from the ledger or refused streams
+   * nothing (the caller has the response's text).
+   */
+  public PromptResponse route(PromptRequest request, StreamSink stream) {
     try {
-      return routeRecorded(request);
+      return routeRecorded(request, stream);
     } catch (LedgerException e) {
       Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
       if (down.isPresent()) {
@@ -135,7 +145,7 @@ public final class Gateway {
     }
   }
 
-  private PromptResponse routeRecorded(PromptRequest request) {
+  private PromptResponse routeRecorded(PromptRequest request, StreamSink stream) {
     long start = clock.millis();
     String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
 
@@ -206,7 +216,7 @@ public final class Gateway {
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
-      reply = provider.send(sized);
+      reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
       if (countsAgainstHealth(e.kind())) {
         breaker.onFailure();

@@ -17,4 +17,19 @@ public interface LlmProvider {
 
   /** Sends {@code request} once and returns the model's reply, or throws a classified failure. */
   ProviderReply send(PromptRequest request) throws ProviderException;
+
+  /**
+   * Sends {@code request} once, handing the reply's text to {@code sink} as it arrives, and
+   * returns the same reply {@link #send} would (content, usage, model, finish reason): the
+   * return or the exception is the call's one terminal outcome. A provider that cannot stream
+   * keeps this default: a one-shot call whose whole text is handed over at the end.
+   */
+  default ProviderReply stream(PromptRequest request, StreamSink sink) throws ProviderException {
+    ProviderReply reply = send(request);
+    String text = cp.model.ContentBlock.joinText(reply.content());
+    if (!text.isEmpty()) {
+      sink.text(text);
+    }
+    return reply;
+  }
 }

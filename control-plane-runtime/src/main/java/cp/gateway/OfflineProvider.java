@@ -68,6 +68,8 @@ public final class OfflineProvider implements LlmProvider {
   public static final String TOOL_USE_ID_PREFIX = "toolu_offline_";
   /** 64 bits of the request hash: unique within any conversation, short in a ledger line. */
   static final int TOOL_USE_ID_HEX_CHARS = 16;
+  /** The largest piece a streamed offline reply comes in: a few words, like a model's deltas. */
+  static final int STREAM_CHUNK_CHARS = 24;
 
   private static final Set<String> SPEECH_ACTS = Set.of(SpeechActRules.GREETING, SpeechActRules.REENTRY_GREETING,
       SpeechActRules.FAREWELL, SpeechActRules.QUESTION, SpeechActRules.COMMAND);
@@ -98,6 +100,31 @@ public final class OfflineProvider implements LlmProvider {
   @Override
   public String id() {
     return ID;
+  }
+
+  /**
+   * The same reply as {@link #send}, its text handed over in pieces of at most
+   * {@link #STREAM_CHUNK_CHARS} characters, cut after a space where one is near, so chat streams
+   * offline as it does with a model (issue 24). No delay between pieces: the offline model is
+   * instant, and tests that need a slow stream use a streaming server.
+   */
+  @Override
+  public ProviderReply stream(PromptRequest request, StreamSink sink) {
+    ProviderReply reply = send(request);
+    String text = ContentBlock.joinText(reply.content());
+    for (int at = 0; at < text.length(); ) {
+      int end = Math.min(text.length(), at + STREAM_CHUNK_CHARS);
+      int space = text.lastIndexOf(' ', end - 1);
+      if (end < text.length() && space >= at + STREAM_CHUNK_CHARS / 2) {
+        end = space + 1;
+      }
+      if (end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) {
+        end--; // never split a surrogate pair
+      }
+      sink.text(text.substring(at, end));
+      at = end;
+    }
+    return reply;
   }
 
   @Override

@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupCommit {
   private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
-  private static ScheduledExecutorService flusher;
 
   private final Path path;
   private final LedgerFile file;
@@ -125,14 +124,16 @@ final class GroupCommit {
     }
   }
 
-  private static synchronized ScheduledExecutorService flusher() {
-    if (flusher == null) {
-      flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "ledger-flusher");
-        t.setDaemon(true);
-        return t;
-      });
-    }
-    return flusher;
+  private static ScheduledExecutorService flusher() {
+    return Flusher.THREAD;
+  }
+
+  /** The process's one flushing thread, started when a batched ledger first needs it (holder idiom). */
+  private static final class Flusher {
+    static final ScheduledExecutorService THREAD = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "ledger-flusher");
+      t.setDaemon(true);
+      return t;
+    });
   }
 }

@@ -74,16 +74,8 @@ public final class Ledger implements LedgerStream {
   }
 
   static Ledger open(Path path, LedgerOptions options, Clock clock) {
-    // Opening reads and locks the file through an interruptible FileChannel: as for write(), a thread whose
-    // interrupt flag is set would close it; the flag is set aside while the ledger opens and restored.
-    boolean interrupted = Thread.interrupted();
-    try {
-      return openShared(path, options, clock);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    // Opening reads and locks the file through an interruptible FileChannel, as an append does.
+    return Uninterrupted.call(() -> openShared(path, options, clock));
   }
 
   private static Ledger openShared(Path path, LedgerOptions options, Clock clock) {
@@ -154,12 +146,8 @@ public final class Ledger implements LedgerStream {
    */
   @Override
   public Appended append(LedgerEntry entry) {
-    // FileChannel is interruptible: I/O on a thread whose interrupt flag is set (an activity thread
-    // of a worker stopped with shutdownNow) closes the channel for every thread of the process.
-    // The flag is set aside while the entry is written and restored for the caller.
-    boolean interrupted = Thread.interrupted();
-    long start = System.nanoTime();
-    try {
+    return Uninterrupted.call(() -> {
+      long start = System.nanoTime();
       LedgerEntry withHeads = HeadCheckpoint.augment(path, entry);
       Appended done = locked("append to", () -> appendLocked(withHeads));
       commit.afterAppend();
@@ -169,11 +157,7 @@ public final class Ledger implements LedgerStream {
       }
       options.hooks().observer().appended(tierLabel, STORE, System.nanoTime() - start);
       return done;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    });
   }
 
   /** Work done under both locks after catching up with other processes. */
@@ -182,21 +166,19 @@ public final class Ledger implements LedgerStream {
   }
 
   private <T> T locked(String action, LockedWork<T> work) {
-    boolean interrupted = Thread.interrupted(); // see write(): interrupted I/O would close the channel
-    lock.lock();
-    try (FileLock held = file.lock()) {
-      assert held.isValid();
-      loader.catchUp();
-      recordTorn();
-      return work.run();
-    } catch (IOException e) {
-      throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
-    } finally {
-      lock.unlock();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+    return Uninterrupted.call(() -> {
+      lock.lock();
+      try (FileLock held = file.lock()) {
+        assert held.isValid();
+        loader.catchUp();
+        recordTorn();
+        return work.run();
+      } catch (IOException e) {
+        throw new LedgerException("cannot " + action + " ledger " + path + ": " + e.getMessage(), e);
+      } finally {
+        lock.unlock();
       }
-    }
+    });
   }
 
   /** The append under both locks: a chain found broken is read again first, in case it was repaired. */
@@ -305,19 +287,17 @@ public final class Ledger implements LedgerStream {
    */
   @Override
   public VerifyResult verify() {
-    boolean interrupted = Thread.interrupted(); // see append(): interrupted I/O would close the channel
-    lock.lock();
-    try (FileLock held = file.lock()) {
-      assert held.isValid();
-      return verifyLocked();
-    } catch (IOException e) {
-      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
-    } finally {
-      lock.unlock();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+    return Uninterrupted.call(() -> {
+      lock.lock();
+      try (FileLock held = file.lock()) {
+        assert held.isValid();
+        return verifyLocked();
+      } catch (IOException e) {
+        throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
+      } finally {
+        lock.unlock();
       }
-    }
+    });
   }
 
   /**

@@ -88,18 +88,15 @@ final class LedgerRepair {
     if (open != null && headRequired) {
       return open.verify();
     }
-    boolean interrupted = Thread.interrupted();
-    try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
-      assert held.isValid();
-      return headRequired ? verify(f, path, options, Clock.systemUTC())
-          : verifyHeadless(f, path, options, Clock.systemUTC());
-    } catch (IOException e) {
-      throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+    return Uninterrupted.call(() -> {
+      try (LedgerFile f = LedgerFile.openReadOnly(path); FileLock held = f.lockShared()) {
+        assert held.isValid();
+        return headRequired ? verify(f, path, options, Clock.systemUTC())
+            : verifyHeadless(f, path, options, Clock.systemUTC());
+      } catch (IOException e) {
+        throw new LedgerException("cannot verify ledger " + path + ": " + e.getMessage(), e);
       }
-    }
+    });
   }
 
   /** Moves the lines from 1-based {@code firstBadLine} to the end into a quarantine file and cuts them off. */

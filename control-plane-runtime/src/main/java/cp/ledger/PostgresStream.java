@@ -73,21 +73,15 @@ public final class PostgresStream implements LedgerStream {
   @Override
   public Appended append(LedgerEntry entry) {
     Objects.requireNonNull(entry, "entry");
-    // As in the JSONL store: a thread whose interrupt flag is set (an activity thread of a worker stopped
-    // with shutdownNow, chat's Ctrl-C) still writes its entry; the pool would refuse it a connection.
-    boolean interrupted = Thread.interrupted();
-    long start = System.nanoTime();
-    try {
+    // As in the JSONL store: a thread whose interrupt flag is set still writes its entry (Uninterrupted).
+    return Uninterrupted.call(() -> {
+      long start = System.nanoTime();
       Appended written = appends.append(PostgresHeads.augment(store, id, entry));
       // Committed, not yet acknowledged to the caller (outside the commit lock, so a pause here holds no one up).
       options.hooks().faults().at(LedgerHooks.point(LedgerHooks.LEDGER_WRITTEN, entry.eventType()));
       options.hooks().observer().appended(id.tier().wireName(), STORE, System.nanoTime() - start);
       return written;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    });
   }
 
   /**

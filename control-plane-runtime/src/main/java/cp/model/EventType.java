@@ -1,6 +1,5 @@
 package cp.model;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,13 +47,8 @@ public enum EventType {
   /** The first entry written with {@code CP_LEDGER_HMAC_KEY} to a ledger written without it. */
   LEDGER_KEYED;
 
-  private static final Map<String, EventType> BY_WIRE = new HashMap<>();
-
-  static {
-    for (EventType t : values()) {
-      BY_WIRE.put(t.wire(), t);
-    }
-  }
+  private static final Map<String, EventType> BY_WIRE = java.util.Arrays.stream(values())
+      .collect(java.util.stream.Collectors.toUnmodifiableMap(EventType::wire, t -> t));
 
   /** The name written in ledgers ({@code event_type}) and used in idempotency keys. */
   public String wire() {

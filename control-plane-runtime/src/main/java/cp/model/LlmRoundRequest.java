@@ -43,7 +43,33 @@ public record LlmRoundRequest(
     int round,
     long tokenBudgetRemaining,
     Overrides overrides,
-    Optional<Closing> closing) {
+    Optional<Closing> closing,
+    Optional<StreamTo> stream) {
+
+  /**
+   * Issue 24: stream the reply's text to the turn workflow as it arrives, as {@code publisher}
+   * with the turn's one-time {@code key} for this round (see {@code ReplyBatch}); absent: one-shot.
+   */
+  public record StreamTo(String publisher, String key) {
+    public StreamTo {
+      Objects.requireNonNull(publisher, "stream_publisher");
+      Objects.requireNonNull(key, "stream_key");
+    }
+  }
+
+  /** Without streaming (every request before issue 24). */
+  public LlmRoundRequest(String woId, String sessionId, String agentClass, String contractId, PromptSource prompt,
+      List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining, Overrides overrides,
+      Optional<Closing> closing) {
+    this(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round, tokenBudgetRemaining,
+        overrides, closing, Optional.empty());
+  }
+
+  /** The same round, streaming its reply to {@code to}. */
+  public LlmRoundRequest streamingTo(StreamTo to) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, Optional.of(to));
+  }
 
   /** Where the round's prompt comes from. */
   public sealed interface PromptSource permits Prepared, ToPrepare {}
@@ -106,6 +132,7 @@ public record LlmRoundRequest(
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
     overrides = overrides == null ? Overrides.NONE : overrides;
     closing = closing == null ? Optional.empty() : closing;
+    stream = stream == null ? Optional.empty() : stream;
     if (prompt instanceof ToPrepare && closing.isEmpty()) {
       throw new IllegalArgumentException("round " + round + " of " + woId + " prepares its work order (dispatched)"
           + " but does not finish it (no cost_before): only the current protocol prepares in a round");
@@ -141,7 +168,8 @@ public record LlmRoundRequest(
     Boolean recordPlan = prompt instanceof ToPrepare t && t.recordPlan() ? Boolean.TRUE : null;
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
-        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null), recordPlan);
+        closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null),
+        stream.map(StreamTo::publisher).orElse(null), stream.map(StreamTo::key).orElse(null), recordPlan);
   }
 
   /**
@@ -168,8 +196,11 @@ public record LlmRoundRequest(
         : new ToPrepare(w.dispatched(), Boolean.TRUE.equals(w.recordPlan()));
     Optional<Closing> closing = w.costBefore() == null ? Optional.empty()
         : Optional.of(new Closing(w.costBefore(), w.woType()));
+    Optional<StreamTo> stream = w.streamPublisher() == null || w.streamKey() == null ? Optional.empty()
+        : Optional.of(new StreamTo(w.streamPublisher(), w.streamKey()));
     return new LlmRoundRequest(w.woId(), w.sessionId(), w.agentClass(), w.contractId(), prompt, w.transcript(),
-        w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing);
+        w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing,
+        stream);
   }
 
   /** The request as activity inputs have always carried it: flat, snake_case, unset parts absent. */
@@ -191,5 +222,7 @@ public record LlmRoundRequest(
       WorkOrder dispatched,
       WoCost costBefore,
       WoType woType,
+      String streamPublisher,
+      String streamKey,
       Boolean recordPlan) {}
 }

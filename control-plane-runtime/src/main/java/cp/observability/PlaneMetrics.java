@@ -44,24 +44,24 @@ public final class PlaneMetrics {
    * Latency histogram buckets shared by turns and LLM round trips: from a cached reply (a few ms)
    * to a long tool-using turn (minutes); Prometheus' histogram_quantile interpolates between them.
    */
-  static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+  private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
       Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
       Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
       Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofSeconds(300)};
   /** The GenAI conventions' advised token-usage buckets: powers of 4 from 1 to 4^13 (67 M). */
-  static final double[] TOKEN_BUCKETS = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304,
+  private static final double[] TOKEN_BUCKETS = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304,
       16777216, 67108864};
   /** The GenAI conventions' advised operation-duration buckets: 10 ms doubling to 82 s. */
-  static final Duration[] GENAI_DURATION_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40),
+  private static final Duration[] GENAI_DURATION_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40),
       Duration.ofMillis(80), Duration.ofMillis(160), Duration.ofMillis(320), Duration.ofMillis(640),
       Duration.ofMillis(1280), Duration.ofMillis(2560), Duration.ofMillis(5120), Duration.ofMillis(10240),
       Duration.ofMillis(20480), Duration.ofMillis(40960), Duration.ofMillis(81920)};
   /** Approval waits: from a person at the terminal (seconds) to the default approval timeout (an hour) and beyond. */
-  static final Duration[] APPROVAL_BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15),
+  private static final Duration[] APPROVAL_BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15),
       Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofMinutes(15),
       Duration.ofMinutes(30), Duration.ofHours(1), Duration.ofHours(4), Duration.ofHours(24)};
   /** Ledger appends: from a page-cache write (tens of µs) to an fsync on a slow disk (tens of ms). */
-  static final Duration[] APPEND_BUCKETS = {Duration.ofNanos(50_000), Duration.ofNanos(100_000),
+  private static final Duration[] APPEND_BUCKETS = {Duration.ofNanos(50_000), Duration.ofNanos(100_000),
       Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
       Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
       Duration.ofMillis(100), Duration.ofMillis(250)};

@@ -65,5 +65,11 @@ final class AgentProviders {
     public String id() {
       return id;
     }
+
+    @Override
+    public cp.gateway.ProviderReply stream(cp.model.PromptRequest request, cp.gateway.StreamSink sink)
+        throws cp.gateway.ProviderException {
+      return streamThrough(request, sink);
+    }
   }
 }

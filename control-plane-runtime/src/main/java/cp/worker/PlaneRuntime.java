@@ -80,12 +80,25 @@ public final class PlaneRuntime implements AutoCloseable {
    * uses Temporal's.
    */
   public Object[] activities(ActivityContextSource context) {
+    return activities(context, cp.activities.ReplySignals.NONE);
+  }
+
+  /**
+   * The worker's set, whose streamed rounds (issue 24) signal their turn workflows through
+   * {@code client}, unless {@code CP_STREAM_REPLIES=false}.
+   */
+  public Object[] activities(io.temporal.client.WorkflowClient client) {
+    return activities(ActivityContextSource.TEMPORAL, TemporalReplySignals.enabled(config.env())
+        ? new TemporalReplySignals(client) : cp.activities.ReplySignals.NONE);
+  }
+
+  private Object[] activities(ActivityContextSource context, cp.activities.ReplySignals replies) {
     String defaultModel = config.provider().settings().map(s -> s.defaultModel()).orElse(null);
     Telemetry telemetry = services.telemetry();
     return new Object[] {
         new Ho1ActivitiesImpl(catalog, gateway, ledgers, tools, defaultModel, clock,
             new RetryBackoff(config.worker().retryInitialInterval(), config.worker().retryMaxInterval()), context,
-            telemetry, services.faults()),
+            telemetry, services.faults(), replies),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
             telemetry),
         new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers),

@@ -69,19 +69,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    */
   static final String ROUND2_TURN = "round2-turn";
   static final int ROUND2_VERSION = 1;
-  /**
-   * Version marker of issue 21's shorter critical path: attention runs as an activity alongside
-   * the classify work order (its context never depended on classify's answer, see
-   * {@code AttentionAssembler#beforeTurn}) instead of as a local activity after it, so the step
-   * between the two work orders is only the synthesize plan.
-   */
+  /** Issue 21: attention an activity beside classify (its context needs nothing from it), not a local one after. */
   static final String TURN_PATH = "turn-path";
   static final int TURN_PATH_VERSION = 1;
-  /**
-   * Version marker: a work order's WO_PLANNED and WO_DISPATCHED ride in its first LLM round, which
-   * writes them before it prepares the work order, instead of a local activity of their own before
-   * the round is scheduled (one local activity fewer before each work order).
-   */
+  /** Issue 21: a work order's first LLM round writes its WO_PLANNED and WO_DISPATCHED, not a local activity. */
   static final String PLAN_IN_ROUND = "plan-in-round";
   static final int PLAN_IN_ROUND_VERSION = 1;
 
@@ -101,6 +92,24 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final List<ToolCallSummary> toolCalls = new ArrayList<>();
   private WoCost spent = WoCost.ZERO;
   private String step = "starting";
+  /** Issue 24: the turn's events and streamed reply (empty before version {@code live-turn} 1). */
+  private final LiveTurn live = new LiveTurn();
+
+  @Override
+  public void replyStream(cp.model.ReplyBatch batch) {
+    live.accept(batch);
+  }
+
+  @Override
+  public cp.model.TurnEventPage events(long fromSeq) {
+    return live.events(fromSeq);
+  }
+
+  /** The turn's step, for {@code progress} and (from {@code live-turn} 1) its events. */
+  private void step(String s) {
+    step = s;
+    live.step(s);
+  }
 
   @Override
   public String progress() {
@@ -127,6 +136,10 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   public TurnResult run(TurnInput in) {
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
+    if (Workflow.getVersion(LiveTurn.LIVE_TURN, Workflow.DEFAULT_VERSION, LiveTurn.LIVE_TURN_VERSION)
+        >= LiveTurn.LIVE_TURN_VERSION) {
+      live.start(Workflow.getInfo().getWorkflowId());
+    }
     turnPath = Workflow.getVersion(TURN_PATH, Workflow.DEFAULT_VERSION, TURN_PATH_VERSION) >= TURN_PATH_VERSION;
     planInRound = lean && Workflow.getVersion(PLAN_IN_ROUND, Workflow.DEFAULT_VERSION, PLAN_IN_ROUND_VERSION)
         >= PLAN_IN_ROUND_VERSION;
@@ -164,12 +177,12 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
-    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), s -> step = s);
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, s -> step = s, lean, approvals::decide);
+    approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), this::step);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, this::step, lean, approvals::decide, live);
     int seq = 0;
 
     // Step 2a: classify.
-    step = "classify";
+    step("classify");
     ObjectNode classifyInput = Json.object().put("user_input", in.userMessage());
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
@@ -198,7 +211,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         : SynthesizeInput.unknownClassification();
 
     // Step 2b: attention.
-    step = "attention";
+    step("attention");
     AttentionResult context = early != null ? early.get() : ho2Local.attend(attentionRequest);
 
     // Step 2c + 4: synthesize, gate, retry.
@@ -208,7 +221,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       if (remaining(in) <= 0) {
         return budgetExhausted(in, log, null);
       }
-      step = attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")";
+      step(attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")");
       ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
       WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
           p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
@@ -217,8 +230,11 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         return budgetExhausted(in, log, synth);
       }
       failTurnIfFatal(synth);
-      step = "quality gate";
+      step("quality gate");
       decision = QualityGate.verify(synth, p.maxResponseChars());
+      if (!decision.accepted()) {
+        live.rejected();
+      }
       if (lean && decision.accepted()) {
         String hash = log.qualityGateAndChainComplete(synth, decision, attempt + 1, chain, TurnOutcome.SUCCESS);
         return result(in, decision.responseText(), TurnOutcome.SUCCESS, true, hash, null);
@@ -359,6 +375,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,
       String errorCode) {
     step = "done";
+    live.done(text, outcome);
     long remaining = Math.max(0, remaining(in));
     long used = in.profile().sessionTokenLimit() - remaining;
     return new TurnResult(text, outcome, in.sessionId(), in.turn(), gatePassed,

@@ -47,6 +47,7 @@ public final class WorkOrderRunner {
   private final Consumer<String> onStep;
   private final boolean lean;
   private final ToolApprover approver;
+  private final RoundStreams streams;
 
   /** What running a work order produced, beyond the work order itself. */
   public record Outcome(WorkOrder workOrder, String finalText, List<String> exchangeIds, List<ToolCallSummary> toolCalls) {
@@ -73,6 +74,13 @@ public final class WorkOrderRunner {
   /** As above; {@code approver} decides, before each tool call, whether a person must allow it (issue 15). */
   public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, Consumer<String> onStep, boolean lean,
       ToolApprover approver) {
+    this(remote, local, onStep, lean, approver, RoundStreams.NONE);
+  }
+
+  /** As above; {@code streams} says which rounds stream their reply to the turn (issue 24). */
+  public WorkOrderRunner(Ho1Activities remote, Ho1Activities local, Consumer<String> onStep, boolean lean,
+      ToolApprover approver, RoundStreams streams) {
+    this.streams = streams;
     this.remote = remote;
     this.local = local;
     this.onStep = onStep;
@@ -86,6 +94,23 @@ public final class WorkOrderRunner {
     ToolApprover NONE = (woId, agentClass, use, round, index) -> null;
 
     cp.model.ApprovalResult decide(String woId, String agentClass, ToolUse use, int round, int index);
+  }
+
+  /** Issue 24: whether a round streams its reply to the turn, and where; told when the round ended. */
+  public interface RoundStreams {
+    RoundStreams NONE = new RoundStreams() {
+      @Override
+      public java.util.Optional<LlmRoundRequest.StreamTo> open(WorkOrder wo, int round) {
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public void close() { }
+    };
+
+    java.util.Optional<LlmRoundRequest.StreamTo> open(WorkOrder wo, int round);
+
+    void close();
   }
 
   /** Runs a work order in state dispatched to a terminal state. */
@@ -134,14 +159,17 @@ public final class WorkOrderRunner {
       }
       onStep.accept(run.step(wo, round));
       LlmRoundResult r;
+      LlmRoundRequest request = LlmRoundRequest.lean(wo.woId(), wo.sessionId(), agentClass,
+          wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched, recordPlan)
+              : new LlmRoundRequest.Prepared(promptRef), transcript, wo.constraints().allowedTools(), round,
+          wo.tokensRemaining(), LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
+              wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType()));
       try {
-        r = remote.llmRound(LlmRoundRequest.lean(wo.woId(), wo.sessionId(), agentClass,
-            wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched, recordPlan)
-                : new LlmRoundRequest.Prepared(promptRef), transcript, wo.constraints().allowedTools(), round,
-            wo.tokensRemaining(), LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
-                wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType())));
+        r = remote.llmRound(streams.open(wo, round).map(request::streamingTo).orElse(request));
       } catch (ActivityFailure f) {
         return run.roundFailed(wo, f);
+      } finally {
+        streams.close();
       }
       if (r instanceof LlmRoundResult.Finished done) {
         return run.finished(wo, done);

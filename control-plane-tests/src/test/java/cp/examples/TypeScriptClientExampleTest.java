@@ -143,6 +143,9 @@ class TypeScriptClientExampleTest {
         assertTrue(Pattern.compile("reply: \\d+ packages are installed:\n- 2 agents: ADMIN").matcher(out).find(),
             "the list_packages tool ran:\n" + out);
         assertTrue(out.contains("state: turns=2 "), out);
+        assertTrue(out.contains("streamed 1: Hello! I am the offline rule-based model"), "turn 1 streamed: " + out);
+        assertEquals(2, out.split("streamed reply equals the result: true", -1).length - 1,
+            "both turns' streamed replies equal their results: " + out);
         assertTrue(out.contains(" ended=false\n"), out);
         assertTrue(out.contains("refused (turn with {\"message\": \"hi\"}): turn_refused unknown_field field=message:"
             + " turn expects {\"text\": string}; got field 'message'"), out);

@@ -50,7 +50,7 @@ class ClientContractSchemaTest {
   static final String SID = "SES-5c4e3a01";
   static final List<String> SCHEMAS = List.of("session_input", "turn_request", "turn_result", "session_summary",
       "session_state", "refusal", "turn_progress", "approval_decision", "approval_result", "pending_approval",
-      "agent_classes");
+      "agent_classes", "turn_event_page");
   static final SchemaValidator VALIDATOR = new SchemaValidator();
 
   FakeActivities.Ho1 ho1;

@@ -2,7 +2,10 @@ package cp.gateway.anthropic;
 
 import cp.gateway.LlmProvider;
 import cp.gateway.ProviderSettings;
+import cp.gateway.StreamSink;
 import cp.gateway.http.HttpLlmProvider;
+import cp.gateway.http.SseEvents;
+import cp.gateway.http.StreamErrors;
 import cp.model.PromptRequest;
 import java.time.Clock;
 import okhttp3.Headers;
@@ -10,7 +13,7 @@ import okhttp3.Headers;
 /**
  * The Anthropic Messages API ({@code POST /v1/messages}) as an {@link LlmProvider}.
  *
- * <p>One non-streaming request per call, never retried here. The key travels only in the
+ * <p>One request per call, one-shot or streamed ({@link AnthropicStream}), never retried here. The key travels only in the
  * {@code x-api-key} header; errors and logs never contain it.
  *
  * <p>Base URL rule: the API root without version ({@code https://api.anthropic.com}) gets
@@ -39,6 +42,11 @@ public final class AnthropicProvider extends HttpLlmProvider {
       headers.add(API_KEY_HEADER, settings.apiKey().reveal());
     }
     return headers.build();
+  }
+
+  @Override
+  protected SseEvents streamEvents(StreamSink sink, StreamErrors errors) {
+    return new AnthropicStream(sink, errors);
   }
 
   @Override

@@ -7,6 +7,7 @@ import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
 import cp.gateway.ProviderSettings;
 import cp.gateway.SendableRequest;
+import cp.gateway.StreamSink;
 import cp.model.Json;
 import cp.model.PromptRequest;
 import java.time.Clock;
@@ -22,6 +23,11 @@ import okhttp3.HttpUrl;
  * keeps its fields, and how a reply reads. Never retried here; the key never leaves the headers.
  */
 public abstract class HttpLlmProvider implements LlmProvider {
+  /**
+   * Statuses with which a server refuses a request as malformed before running any model (400, 422):
+   * a streaming request refused so is sent once more one-shot, as a server that cannot stream needs.
+   */
+  static final java.util.Set<Integer> STREAM_REFUSED = java.util.Set.of(400, 422);
   protected final ProviderSettings settings;
   private final String id;
   private final HttpUrl endpoint;
@@ -70,6 +76,67 @@ public abstract class HttpLlmProvider implements LlmProvider {
     return replies.read(reply, request, model);
   }
 
+  /**
+   * Asks the API to stream (issue 24) and reads its events back into the reply a one-shot call
+   * returns, through the same reply reader: the same content, usage and model, so the EXCHANGE
+   * is the same. A server that answers with a whole JSON body instead (it cannot stream) is read
+   * as a one-shot reply, its text handed over in one piece; an error status fails as it does
+   * one-shot, and so does an error event mid-stream.
+   */
+  @Override
+  public final ProviderReply stream(PromptRequest request, StreamSink sink) throws ProviderException {
+    SendableRequest.check(id, request);
+    String model = SendableRequest.model(request, settings);
+    com.fasterxml.jackson.databind.node.ObjectNode wire = Json.MAPPER.valueToTree(wireRequest(request, model));
+    askToStream(wire);
+    long start = System.nanoTime();
+    SseEvents events = streamEvents(sink, new StreamErrors() {
+      @Override
+      public ProviderException error(int status, String body) {
+        return errors.toException(new HttpReply(status, Headers.EMPTY, body, 0));
+      }
+
+      @Override
+      public ProviderException invalid(String why) {
+        return ErrorText.invalidResponse(id, new HttpReply(200, Headers.EMPTY, "", 0), why, settings.apiKey());
+      }
+    });
+    java.util.Optional<HttpReply> whole = http.postStreaming(endpoint, headers(), body(wire), events);
+    if (whole.isPresent()) {
+      if (STREAM_REFUSED.contains(whole.get().status())) {
+        // A server that refuses the streaming request (an older OpenAI-compatible server that does not
+        // know "stream_options", say) ran no model on it: asked once more, one-shot.
+        org.slf4j.LoggerFactory.getLogger(HttpLlmProvider.class).info("{} refused a streaming request with HTTP {};"
+            + " sending it one-shot", id, whole.get().status());
+        ProviderReply reply = send(request);
+        String text = cp.model.ContentBlock.joinText(reply.content());
+        if (!text.isEmpty()) {
+          sink.text(text);
+        }
+        return reply;
+      }
+      if (!whole.get().isSuccess()) {
+        throw errors.toException(whole.get());
+      }
+      ProviderReply reply = replies.read(whole.get(), request, model);
+      String text = cp.model.ContentBlock.joinText(reply.content());
+      if (!text.isEmpty()) {
+        sink.text(text);
+      }
+      return reply;
+    }
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    return replies.read(new HttpReply(200, Headers.EMPTY, events.assembledBody(), millis), request, model);
+  }
+
+  /** Marks the wire request as one to stream: {@code "stream": true}; APIs that need more add it. */
+  protected void askToStream(com.fasterxml.jackson.databind.node.ObjectNode wire) {
+    wire.put("stream", true);
+  }
+
+  /** This API's reader of the event stream, handing text to {@code sink}. */
+  protected abstract SseEvents streamEvents(StreamSink sink, StreamErrors errors);
+
   /** The request headers, the key among them when one is set. */
   protected abstract Headers headers();
 
@@ -77,8 +144,12 @@ public abstract class HttpLlmProvider implements LlmProvider {
   protected abstract Object wireRequest(PromptRequest request, String model);
 
   private byte[] body(PromptRequest request, String model) throws ProviderException {
+    return body(wireRequest(request, model));
+  }
+
+  private byte[] body(Object wire) throws ProviderException {
     try {
-      return Json.MAPPER.writeValueAsBytes(wireRequest(request, model));
+      return Json.MAPPER.writeValueAsBytes(wire);
     } catch (JsonProcessingException e) {
       throw ProviderException.builder(id, ProviderErrorKind.BAD_REQUEST)
           .message("not sent: request could not be serialized: " + e.getOriginalMessage())

@@ -9,6 +9,7 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -20,6 +21,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okhttp3.sse.EventSources;
 import okio.BufferedSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +69,8 @@ import org.slf4j.LoggerFactory;
 public final class ProviderHttpClient {
   private static final Logger log = LoggerFactory.getLogger(ProviderHttpClient.class);
   private static final MediaType JSON = MediaType.get("application/json");
+  /** The media type of a server-sent event stream. */
+  static final String EVENT_STREAM = "text/event-stream";
   /** Identifies the caller in provider logs without revealing versions of anything. */
   public static final String USER_AGENT = "control-plane";
   /** The variable that sets {@link ProviderSettings#maxReplyBytes()}, named in the failure. */
@@ -111,6 +115,28 @@ public final class ProviderHttpClient {
    * failures and a 2xx reply over the size limit throw.
    */
   public HttpReply postJson(HttpUrl url, Headers headers, byte[] json) throws ProviderException {
+    return post(url, headers, json, JSON.toString(), (response, target, start, attempt) -> {
+      String text = body(response, target);
+      long millis = elapsedMillis(start);
+      log.debug("{} POST {} -> HTTP {} in {} ms ({} chars, attempt {})", providerId, target, response.code(), millis,
+          text.length(), attempt);
+      return new HttpReply(response.code(), response.headers(), text, millis);
+    });
+  }
+
+  /** What a call makes of its response, once it has one. */
+  @FunctionalInterface
+  private interface ResponseReader<T> {
+    T read(Response response, String target, long startNanos, int attempt)
+        throws IOException, ProviderException, SseReading.Failed;
+  }
+
+  /**
+   * Sends {@code json}, once or again on a fresh connection when it never reached the server (see
+   * the class comment), and reads the response with {@code reader}; I/O failures throw.
+   */
+  private <T> T post(HttpUrl url, Headers headers, byte[] json, String accept, ResponseReader<T> reader)
+      throws ProviderException {
     String target = describe(url);
     long start = System.nanoTime();
     long budgetNanos = settings.callTimeout().toNanos();
@@ -120,7 +146,7 @@ public final class ProviderHttpClient {
           .url(url)
           .headers(headers)
           .header("user-agent", USER_AGENT)
-          .header("accept", JSON.toString())
+          .header("accept", accept)
           .tag(ServerReached.Mark.class, mark)
           .post(oneShot(json))
           .build();
@@ -131,11 +157,9 @@ public final class ProviderHttpClient {
       int status = 0;
       try (Response response = call.execute()) {
         status = response.code();
-        String text = body(response, target);
-        long millis = elapsedMillis(start);
-        log.debug("{} POST {} -> HTTP {} in {} ms ({} chars, attempt {})", providerId, target, status, millis,
-            text.length(), attempt);
-        return new HttpReply(status, response.headers(), text, millis);
+        return reader.read(response, target, start, attempt);
+      } catch (SseReading.Failed e) {
+        throw streamFailure(e, mark, status, target, start, call.isCanceled());
       } catch (IOException e) {
         long millis = elapsedMillis(start);
         boolean neverReached = mark.stale() || (mark.reused() && mark.requestIncomplete());
@@ -153,6 +177,54 @@ public final class ProviderHttpClient {
         InFlightCalls.finished(call);
       }
     }
+  }
+
+  /**
+   * Sends {@code json} asking for server-sent events and reads the stream into {@code events} as
+   * it arrives (issue 24): empty when the stream came whole (its last event seen), or the reply
+   * when the server answered without streaming (an error status, or a JSON body from a server that
+   * cannot stream: read as a one-shot reply). Sent like {@link #postJson}, never twice once it may
+   * have reached the server. A stream with no event within the read timeout fails as
+   * {@code TIMEOUT} (a hung call); one that breaks or ends before its last event as
+   * {@code CONNECTION} (retried); a stream over the reply size limit as {@code REPLY_TOO_LARGE}.
+   * The whole stream stays within the call timeout, as a one-shot reply does.
+   */
+  public Optional<HttpReply> postStreaming(HttpUrl url, Headers headers, byte[] json, SseEvents events)
+      throws ProviderException {
+    return post(url, headers, json, EVENT_STREAM + ", " + JSON, (response, target, start, attempt) -> {
+      MediaType type = response.body().contentType();
+      if (!response.isSuccessful() || type == null || !EVENT_STREAM.equals(type.type() + "/" + type.subtype())) {
+        return Optional.of(new HttpReply(response.code(), response.headers(), body(response, target),
+            elapsedMillis(start)));
+      }
+      SseReading reading = new SseReading(events, settings.maxReplyBytes());
+      EventSources.processResponse(response, reading);
+      reading.rethrow();
+      if (!events.complete()) {
+        throw ProviderException.builder(providerId, ProviderErrorKind.CONNECTION).httpStatus(response.code())
+            .message("the event stream from " + target + " ended after " + reading.count() + " events without its"
+                + " last one, " + elapsedMillis(start) + " ms in; it may have been answered in part")
+            .redacting(settings.apiKey()).build();
+      }
+      log.debug("{} POST {} -> streamed {} events in {} ms", providerId, target, reading.count(), elapsedMillis(start));
+      return Optional.empty();
+    });
+  }
+
+  /** A stream that failed after it opened: the API's own error, the size limit, or an I/O failure. */
+  private ProviderException streamFailure(SseReading.Failed e, ServerReached.Mark mark, int status, String target,
+      long start, boolean canceled) {
+    if (e.getCause() instanceof ProviderException p) {
+      return p;
+    }
+    if (e.getCause() instanceof SseReading.TooLarge) {
+      return ProviderException.builder(providerId, ProviderErrorKind.REPLY_TOO_LARGE).httpStatus(status)
+          .message("event stream from " + target + " was over " + settings.maxReplyBytes() + " bytes ("
+              + MAX_REPLY_VARIABLE + "); not read further and not retried")
+          .redacting(settings.apiKey()).build();
+    }
+    IOException io = e.getCause() instanceof IOException x ? x : new IOException(e.getCause());
+    return ioFailure(io, mark, status, target, elapsedMillis(start), canceled);
   }
 
   /** The body as text, read up to the size limit. */

@@ -2,7 +2,11 @@ package cp.gateway.openai;
 
 import cp.gateway.LlmProvider;
 import cp.gateway.ProviderSettings;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import cp.gateway.StreamSink;
 import cp.gateway.http.HttpLlmProvider;
+import cp.gateway.http.SseEvents;
+import cp.gateway.http.StreamErrors;
 import cp.model.PromptRequest;
 import java.time.Clock;
 import okhttp3.Headers;
@@ -10,7 +14,7 @@ import okhttp3.Headers;
 /**
  * OpenAI-compatible chat completions (OpenAI, Ollama, vLLM, llama.cpp server) as an {@link LlmProvider}.
  *
- * <p>One non-streaming request per call, never retried here. The key, when set, travels only
+ * <p>One request per call, one-shot or streamed ({@link OpenAiStream}), never retried here. The key, when set, travels only
  * in the {@code Authorization: Bearer} header; local servers usually need none, and then no
  * such header is sent.
  *
@@ -41,6 +45,18 @@ public final class OpenAiProvider extends HttpLlmProvider {
       headers.add(AUTHORIZATION, BEARER + settings.apiKey().reveal());
     }
     return headers.build();
+  }
+
+  @Override
+  protected SseEvents streamEvents(StreamSink sink, StreamErrors errors) {
+    return new OpenAiStream(sink, errors);
+  }
+
+  /** Also asks for the usage chunk at the end, which a stream leaves out unless asked. */
+  @Override
+  protected void askToStream(ObjectNode wire) {
+    super.askToStream(wire);
+    wire.putObject("stream_options").put("include_usage", true);
   }
 
   @Override

@@ -7,7 +7,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,17 +46,19 @@ public final class ReferenceServers {
     }
     Path dir = Path.of("target", "mcp-servers").toAbsolutePath();
     Path marker = dir.resolve("installed-" + VERSION);
-    if (!Files.exists(marker)) {
-      String npm = executable("npm").orElseThrow(() -> new AssertionError("npm is not on PATH ("
-          + System.getenv("PATH") + "): the MCP tests install the reference servers " + EVERYTHING + " and " + MEMORY
-          + " with npm; install Node.js 20+ with npm to run them"));
-      run(List.of(npm, "install", "--prefix", dir.toString(), "--no-audit", "--no-fund", "--loglevel=error",
-          EVERYTHING + "@" + VERSION, MEMORY + "@" + VERSION), dir);
-      try {
+    // Test JVMs forked in parallel (forkCount) may ask at once: one installs, the others wait for it.
+    try (FileChannel lockFile = FileChannel.open(Files.createDirectories(dir).resolve(".install.lock"),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+      if (!Files.exists(marker)) {
+        String npm = executable("npm").orElseThrow(() -> new AssertionError("npm is not on PATH ("
+            + System.getenv("PATH") + "): the MCP tests install the reference servers " + EVERYTHING + " and "
+            + MEMORY + " with npm; install Node.js 20+ with npm to run them"));
+        run(List.of(npm, "install", "--prefix", dir.toString(), "--no-audit", "--no-fund", "--loglevel=error",
+            EVERYTHING + "@" + VERSION, MEMORY + "@" + VERSION), dir);
         Files.writeString(marker, VERSION);
-      } catch (IOException e) {
-        throw new AssertionError("cannot write " + marker, e);
       }
+    } catch (IOException e) {
+      throw new AssertionError("cannot install the reference servers in " + dir + ": " + e.getMessage(), e);
     }
     installed = dir;
     return dir;

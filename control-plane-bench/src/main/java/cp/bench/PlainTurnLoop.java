@@ -28,9 +28,6 @@ import cp.worker.PlaneRuntime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,12 +52,6 @@ final class PlainTurnLoop {
   private final SessionActivities session;
   private final AgentProfile profile;
   private final ThreadLocal<Scope> scope = new ThreadLocal<>();
-  /** Runs attention while classify is in flight (daemon threads: a loop is never closed). */
-  private final ExecutorService alongside = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "plain-loop-attention");
-    t.setDaemon(true);
-    return t;
-  });
 
   /** The identity direct calls take: the workflow they stand for and a counter of activity ids. */
   private record Scope(String workflowId, AtomicInteger activities) {}
@@ -133,22 +124,11 @@ final class PlainTurnLoop {
     WorkOrder classify = plan(sessionId, turn, ++seq, WoType.CLASSIFY, Json.object().put("user_input", text),
         new WoConstraints(ContractIds.CLASSIFY, p.woTokenBudget(), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(),
             List.of(), null, null));
-    log.plannedAndDispatched(classify);
-    // Attention alongside classify, as the turn workflow runs it (turn-path 1).
-    Scope sc = scope.get();
-    AttentionRequest attention = new AttentionRequest(sessionId, p.agentClass(), p.attentionTemplateId(), turn, text);
-    CompletableFuture<AttentionResult> early = CompletableFuture.supplyAsync(() -> {
-      scope.set(sc);
-      try {
-        return ho2.attend(attention);
-      } finally {
-        scope.remove();
-      }
-    }, alongside);
-    WorkOrder classified = run(runner, classify, chain);
+    WorkOrder classified = execute(runner, log, classify, chain);
     JsonNode classification = classified.state() == WoState.COMPLETED && classified.outputResult() != null
         ? classified.outputResult() : SynthesizeInput.unknownClassification();
-    AttentionResult context = early.join();
+    AttentionResult context = ho2.attend(new AttentionRequest(sessionId, p.agentClass(), p.attentionTemplateId(),
+        turn, text));
     List<String> feedback = List.of();
     for (int attempt = 0; attempt <= p.maxRetries(); attempt++) {
       ObjectNode input = SynthesizeInput.of(text, classification, context, feedback, p);
@@ -175,10 +155,6 @@ final class PlainTurnLoop {
 
   private WorkOrder execute(WorkOrderRunner runner, Ho2EventLog log, WorkOrder planned, List<WorkOrder> chain) {
     log.plannedAndDispatched(planned);
-    return run(runner, planned, chain);
-  }
-
-  private WorkOrder run(WorkOrderRunner runner, WorkOrder planned, List<WorkOrder> chain) {
     WorkOrder done = runner.run(planned.transitionTo(WoState.DISPATCHED), profile.agentClass()).workOrder();
     chain.add(done);
     return done;

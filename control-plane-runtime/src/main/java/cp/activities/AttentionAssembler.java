@@ -20,10 +20,8 @@ import cp.model.AttentionResult;
 import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
-import cp.model.WorkOrderId;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -137,8 +135,7 @@ public final class AttentionAssembler {
           fragments.addAll(conv);
         } else {
           String session = c.sessionOnly() ? req.sessionId() : null;
-          for (LedgerEntry e : beforeTurn(ledger.get(), new LedgerQuery(c.eventType(), session, null, 0), limit(c),
-              req)) {
+          for (LedgerEntry e : ledger.get().query(new LedgerQuery(c.eventType(), session, null, limit(c)))) {
             String section = stage.stage() + " (" + tier.get().wireName() + ")";
             fragments.add(tier.get() == Tier.HO1 && WO_COMPLETED.equals(e.eventType())
                 ? new Fragment(section, e.timestamp(), executionLine(ledger.get(), e), Kind.EXECUTION)
@@ -187,35 +184,6 @@ public final class AttentionAssembler {
         .map(e -> new AttentionResult(e.entryId(), e.metaText("context_hash"), e.meta("fragment_count").asInt(),
             e.meta("tokens").asLong(), e.meta("queries").asInt(), e.meta("partial").asBoolean(),
             e.meta("prior_turns").asInt()));
-  }
-
-  /**
-   * The newest {@code limit} entries {@code q} selects (all of them when 0), in file order, leaving
-   * out those of the turn being assembled for: attention tells the model what came before this
-   * turn (the turn's own classification reaches synthesize in its input). So the context does not
-   * depend on whether the turn's classify work order has ended when attention runs: the turn
-   * workflow runs attention while classify is in flight ({@code turn-path} 1).
-   */
-  static List<LedgerEntry> beforeTurn(LedgerStream ledger, LedgerQuery q, int limit, AttentionRequest req) {
-    List<LedgerEntry> newestFirst = new ArrayList<>();
-    ledger.visitNewestFirst(q, e -> {
-      if (!ofTurn(e, req)) {
-        newestFirst.add(e);
-      }
-      return limit <= 0 || newestFirst.size() < limit;
-    });
-    Collections.reverse(newestFirst);
-    return newestFirst;
-  }
-
-  /** Whether {@code e} belongs to the request's own turn: by its work order, else its session and turn. */
-  static boolean ofTurn(LedgerEntry e, AttentionRequest req) {
-    Optional<WorkOrderId> wo = WorkOrderId.parse(e.workOrderId());
-    if (wo.isPresent()) {
-      return wo.get().turn() == req.turn() && wo.get().sessionId().equals(req.sessionId());
-    }
-    JsonNode turn = e.meta("turn");
-    return turn != null && turn.isIntegralNumber() && turn.asInt() == req.turn() && Objects.equals(req.sessionId(), e.sessionId());
   }
 
   private static Set<Tier> selectedTiers(AttentionTemplate t) {

@@ -26,7 +26,6 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
   static final String REJECT = "REJECT";
   private final AttentionAssembler attention;
   private final KeyedWrites writes;
-  private final ActivityContextSource context;
   private final Telemetry telemetry;
 
   /**
@@ -38,7 +37,6 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
       Telemetry telemetry) {
     this.attention = attention;
     this.writes = new KeyedWrites(ledgers, context);
-    this.context = context;
     this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
 
@@ -94,27 +92,12 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
     }
   }
 
-  /**
-   * Assembles with heartbeats when attention runs as a (remote) activity (from {@code turn-path} 1,
-   * alongside classify), so a worker that dies while it runs is noticed after the heartbeat timeout,
-   * as for an LLM round, not after the start-to-close timeout. As a local activity: a plain call.
-   */
-  private AttentionResult assembled(AttentionRequest request, String key) {
-    try {
-      return context.heartbeating(() -> attention.assemble(request, key));
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("attention for turn " + request.turn() + " failed: " + e.getMessage(), e);
-    }
-  }
-
   @Override
   public AttentionResult attend(AttentionRequest request) {
     String key = writes.identity().runKey(EventType.ATTENTION_ASSEMBLED.wire() + "/" + request.turn());
     Span span = ActivitySpans.attention(telemetry, request);
     try {
-      AttentionResult result = assembled(request, key);
+      AttentionResult result = attention.assemble(request, key);
       ActivitySpans.attended(span, result, writes.ledgers().ho2(request.agentClass()), key);
       return result;
     } finally {

@@ -66,13 +66,6 @@ public final class TemporalOptions {
     ActivityOptions degraded = ActivityOptions.newBuilder(llm)
         .setRetryOptions(retry(s, s.remoteRetryInterval(), s.degradedMaxAttempts()))
         .build();
-    // Attention as an activity (turn-path 1: alongside classify): the local activity's timeout and
-    // attempts, heartbeats so a dead worker's attempt is retried as soon as an LLM round's would be.
-    ActivityOptions attention = ActivityOptions.newBuilder()
-        .setStartToCloseTimeout(s.localStartToClose())
-        .setHeartbeatTimeout(s.heartbeatTimeout())
-        .setRetryOptions(retry(s, s.remoteRetryInterval(), s.localMaxAttempts()))
-        .build();
     LocalActivityOptions local = LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(s.localStartToClose())
         .setRetryOptions(retry(s, s.retryInitialInterval(), s.localMaxAttempts()))
@@ -83,8 +76,7 @@ public final class TemporalOptions {
         .setActivityOptions(Map.of(
             "Ho1LlmRound", llm,
             "Ho1ToolCall", tool,
-            "Ho1DegradedCall", degraded,
-            "Ho2Attend", attention))
+            "Ho1DegradedCall", degraded))
         .setDefaultLocalActivityOptions(local)
         .build();
   }

@@ -26,9 +26,7 @@ import cp.model.WorkOrder;
 import cp.model.WorkOrderIds;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,9 +67,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    */
   static final String ROUND2_TURN = "round2-turn";
   static final int ROUND2_VERSION = 1;
-  /** Issue 21: attention an activity beside classify (its context needs nothing from it), not a local one after. */
-  static final String TURN_PATH = "turn-path";
-  static final int TURN_PATH_VERSION = 1;
   /** Issue 21: a work order's first LLM round writes its WO_PLANNED and WO_DISPATCHED, not a local activity. */
   static final String PLAN_IN_ROUND = "plan-in-round";
   static final int PLAN_IN_ROUND_VERSION = 1;
@@ -79,7 +74,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
   private final Ho2Activities ho2Local = Workflow.newLocalActivityStub(Ho2Activities.class);
-  private final Ho2Activities ho2 = Workflow.newActivityStub(Ho2Activities.class);
   private final cp.activities.ApprovalActivities approvalsLocal =
       Workflow.newLocalActivityStub(cp.activities.ApprovalActivities.class);
   private final cp.activities.ApprovalLookupActivities approvalLookup =
@@ -129,7 +123,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private boolean round2;
-  private boolean turnPath;
   private boolean planInRound;
 
   @Override
@@ -140,7 +133,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         >= LiveTurn.LIVE_TURN_VERSION) {
       live.start(Workflow.getInfo().getWorkflowId());
     }
-    turnPath = Workflow.getVersion(TURN_PATH, Workflow.DEFAULT_VERSION, TURN_PATH_VERSION) >= TURN_PATH_VERSION;
     planInRound = lean && Workflow.getVersion(PLAN_IN_ROUND, Workflow.DEFAULT_VERSION, PLAN_IN_ROUND_VERSION)
         >= PLAN_IN_ROUND_VERSION;
     Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
@@ -187,21 +179,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
         new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
             null, null));
-    boolean classifyPlan = plan(log, classify);
-    AttentionRequest attentionRequest = new AttentionRequest(in.sessionId(), p.agentClass(), p.attentionTemplateId(),
-        in.turn(), in.userMessage());
-    Promise<AttentionResult> early = null;
-    WorkOrder classified;
-    if (turnPath) {
-      // Attention runs while classify is in flight: both are scheduled by this task, classify's round
-      // first (workflow threads run in the order they were made), so a worker takes the call that
-      // waits for the provider before the one that only reads ledgers.
-      Promise<WorkOrder> classifying = Async.function(() -> run(runner, classify, p, classifyPlan));
-      early = Async.function(() -> ho2.attend(attentionRequest));
-      classified = classifying.get();
-    } else {
-      classified = run(runner, classify, p, classifyPlan);
-    }
+    WorkOrder classified = execute(runner, log, classify, p);
     if (isBudgetFailure(classified)) {
       return budgetExhausted(in, log, classified);
     }
@@ -212,7 +190,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
     // Step 2b: attention.
     step("attention");
-    AttentionResult context = early != null ? early.get() : ho2Local.attend(attentionRequest);
+    AttentionResult context = ho2Local.attend(new AttentionRequest(in.sessionId(), p.agentClass(),
+        p.attentionTemplateId(), in.turn(), in.userMessage()));
 
     // Step 2c + 4: synthesize, gate, retry.
     List<String> feedback = List.of();

@@ -393,44 +393,6 @@ class AttentionAssemblerTest {
     assertFalse(ctx.contains(WorkOrderIds.workOrder(SID, 4, 1) + " "), "the oldest execution goes first: " + ctx);
   }
 
-  /** An HO2 event of a work order of {@code sid}'s turn {@code turn}, as the turn's event log writes it. */
-  void woEvent(String sid, int turn, int seq, String type, int second) {
-    String woId = WorkOrderIds.workOrder(sid, turn, seq);
-    ledgers.ho2("ADMIN").write(LedgerEntry.builder(type).submissionId(woId).decision("OK")
-        .reason(type + " of " + woId).metadata(Json.object().put("session_id", sid).put("agent_class", "ADMIN")
-            .put("turn", turn).put("tier", "ho2").put("wo_id", woId)).timestamp(ts(second)).build());
-  }
-
-  // Issue 21 (turn-path 1): attention runs while the turn's classify work order is in flight, so what
-  // it tells the model must not depend on how far classify got: the turn's own entries are left out
-  // (its classification reaches synthesize in the input), older ones fill the stage's max_entries.
-  @Test
-  void horizontalScan_leavesOutTheCurrentTurnsOwnEntries_soTheContextIsTheSameBeforeAndAfterClassify() {
-    for (int i = 1; i <= 12; i++) {
-      event(ledgers.ho2("ADMIN"), i % 2 == 0 ? SID : OTHER, "WO_PLANNED", "ho2 event " + i, 10 + i);
-    }
-    completion(SID, 1, 2, "synthesize", ContractIds.SYNTHESIZE, 100, 10, 1, 0, 0.0, "turn 1's answer", 30);
-    woEvent(OTHER, 2, 1, "WO_PLANNED", 39);
-    woEvent(SID, 2, 1, "WO_PLANNED", 40);
-    woEvent(SID, 2, 1, "WO_DISPATCHED", 41);
-    AttentionResult before = admin(2);
-    completion(SID, 2, 1, "classify", ContractIds.CLASSIFY, 3000, 40, 1, 0, 0.0, "classifier words", 42);
-    AttentionResult after = assembler(shipped).assemble(request("ADMIN", "ATT-ADMIN-001", 2), "key-after");
-    String ctx = context("ADMIN", after);
-    assertEquals(context("ADMIN", before), ctx, "the same context whether classify had ended or not");
-    assertEquals(before.contextHash(), after.contextHash());
-    assertFalse(ctx.contains(WorkOrderIds.workOrder(SID, 2, 1)), "this turn's own entries: " + ctx);
-    assertFalse(ctx.contains("ATTENTION_ASSEMBLED"), "nor the first assembly's record: " + ctx);
-    assertTrue(ctx.contains("WO_PLANNED OK: WO_PLANNED of " + WorkOrderIds.workOrder(OTHER, 2, 1)),
-        "another session's turn 2 is not this turn: " + ctx);
-    assertTrue(ctx.contains("WO_COMPLETED " + WorkOrderIds.workOrder(SID, 1, 2) + " synthesize"), ctx);
-    for (int i = 4; i <= 12; i++) {
-      assertTrue(ctx.contains("WO_PLANNED OK: ho2 event " + i + "\n"),
-          "older entries fill max_entries 10: event " + i + ": " + ctx);
-    }
-    assertFalse(ctx.contains("ho2 event 3\n"), ctx);
-  }
-
   // Seed 001 Q4 + Q6: recency "session" scopes the scan; RESIDENT reads only its own HO2 ledger.
   @Test
   void horizontalScan_withSessionRecency_readsOnlyThisSessionsEntriesOfItsOwnLedger() {

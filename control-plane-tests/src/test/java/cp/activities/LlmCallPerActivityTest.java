@@ -167,7 +167,8 @@ class LlmCallPerActivityTest {
     List<String> localActivities = history.stream().filter(HistoryEvent::hasMarkerRecordedEventAttributes)
         .map(HistoryEvent::getMarkerRecordedEventAttributes).filter(m -> m.getMarkerName().equals("LocalActivity"))
         .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8()).toList();
-    assertEquals(List.of("\"Ho2Record\""), localActivities, "only the gate and chain-complete step is local");
+    assertEquals(List.of("\"Ho2Attend\"", "\"Ho2Record\""), localActivities,
+        "attention and the gate's step are local; no work order's plan is");
     List<String> firstRounds = history.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
         .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
         .filter(a -> a.getActivityType().getName().equals("Ho1LlmRound"))

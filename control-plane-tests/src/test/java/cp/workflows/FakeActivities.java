@@ -75,8 +75,6 @@ final class FakeActivities {
     volatile java.util.concurrent.CountDownLatch hangSynthesize;
     /** Where a round that records its work order's plan (plan-in-round 1) writes WO_PLANNED and WO_DISPATCHED. */
     volatile Ho2 plans;
-    /** When set, runs inside every classify round before it answers (a test looks at what else runs then). */
-    volatile Runnable duringClassify;
     /** Counted down when a hanging round noticed its cancellation. */
     final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
 
@@ -112,10 +110,6 @@ final class FakeActivities {
       }
       if (hangSynthesize != null && r.contractId().equals(ContractIds.SYNTHESIZE)) {
         hang(hangSynthesize);
-      }
-      Runnable during = duringClassify;
-      if (during != null && r.contractId().equals(ContractIds.CLASSIFY)) {
-        during.run();
       }
       LlmRoundResult result = r.contractId().equals(ContractIds.CLASSIFY) ? text(classifyText) : synthesize.apply(r);
       return r.lean() ? lean(r, result) : result;

@@ -97,17 +97,11 @@ class ReplayTest {
   /** Issue 20: nobody decided within the 2 s approval timeout, a forged decision notwithstanding. */
   static final String QUERIED_APPROVAL_TIMED_OUT_TURN = "approval-by-query-timed-out-turn.json";
   /**
-   * Lean turns as they ran before {@code turn-path} 1 (attention a local activity after classify):
-   * frozen, the current code records them as {@link #TURN_PATH_TURNS}.
+   * Lean turns as they ran before {@code plan-in-round} 1 (each work order's plan a local activity):
+   * frozen, the current code records them as {@link #PLAN_IN_ROUND_TURNS}.
    */
-  static final List<String> BEFORE_TURN_PATH = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
+  static final List<String> BEFORE_PLAN_IN_ROUND = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json");
-  /**
-   * Issue 21 (turn-path 1): the same three turns, attention an activity alongside classify, as they
-   * ran before {@code plan-in-round} 1: frozen.
-   */
-  static final List<String> TURN_PATH_TURNS = List.of("turn-path-plain-turn.json", "turn-path-tool-loop-turn.json",
-      "turn-path-gate-retry-turn.json");
   /** Issue 21 (plan-in-round 1): the same three turns, each work order's plan written by its first round. */
   static final List<String> PLAN_IN_ROUND_TURNS = List.of("plan-in-round-plain-turn.json",
       "plan-in-round-tool-loop-turn.json", "plan-in-round-gate-retry-turn.json");
@@ -117,8 +111,8 @@ class ReplayTest {
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN);
-  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_TURN_PATH,
-      TURN_PATH_TURNS, CURRENT)
+  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
+      CURRENT)
       .flatMap(List::stream).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -185,8 +179,8 @@ class ReplayTest {
 
   @Test
   void currentHistories_areLeanTurns_withoutLocalActivityArgumentsInTheirMarkers() throws IOException {
-    for (String f : java.util.stream.Stream.of(BEFORE_TURN_PATH, TURN_PATH_TURNS, PLAN_IN_ROUND_TURNS)
-        .flatMap(List::stream).toList()) {
+    for (String f : java.util.stream.Stream.of(BEFORE_PLAN_IN_ROUND, PLAN_IN_ROUND_TURNS).flatMap(List::stream)
+        .toList()) {
       WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(f),
           StandardCharsets.UTF_8));
       assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.LEAN_TURN), f + " has no lean-turn version marker");
@@ -202,35 +196,11 @@ class ReplayTest {
   }
 
   @Test
-  void turnPathHistories_haveTheMarker_andScheduleAttentionAsAnActivityWithClassify() throws IOException {
-    for (String f : java.util.stream.Stream.of(TURN_PATH_TURNS, PLAN_IN_ROUND_TURNS).flatMap(List::stream).toList()) {
-      WorkflowExecutionHistory h = history(f);
-      assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": no turn-path marker");
-      assertFalse(localActivities(h).contains("\"Ho2Attend\""), f + ": attention as a local activity");
-      List<io.temporal.api.history.v1.HistoryEvent> scheduled = h.getEvents().stream()
-          .filter(e -> e.hasActivityTaskScheduledEventAttributes()).toList();
-      assertEquals("Ho1LlmRound", scheduled.get(0).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
-          f + ": classify's round first");
-      assertEquals("Ho2Attend", scheduled.get(1).getActivityTaskScheduledEventAttributes().getActivityType().getName(),
-          f);
-      assertEquals(scheduled.get(0).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),
-          scheduled.get(1).getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId(),
-          f + ": attention and classify scheduled by the same workflow task");
-      assertEquals(1, activities(h).stream().filter("Ho2Attend"::equals).count(), f);
-    }
-    for (String f : BEFORE_TURN_PATH) {
-      WorkflowExecutionHistory h = history(f);
-      assertFalse(PlaneFixture.mentions(h, TurnWorkflowImpl.TURN_PATH), f + ": recorded before the change");
-      assertTrue(localActivities(h).contains("\"Ho2Attend\""), f + ": attention was a local activity");
-    }
-  }
-
-  @Test
   void planInRoundHistories_haveTheMarker_andWriteEachPlanInTheFirstRoundInsteadOfALocalActivity()
       throws IOException {
     for (int i = 0; i < PLAN_IN_ROUND_TURNS.size(); i++) {
       WorkflowExecutionHistory now = history(PLAN_IN_ROUND_TURNS.get(i));
-      WorkflowExecutionHistory before = history(TURN_PATH_TURNS.get(i));
+      WorkflowExecutionHistory before = history(BEFORE_PLAN_IN_ROUND.get(i));
       String f = PLAN_IN_ROUND_TURNS.get(i);
       assertTrue(PlaneFixture.mentions(now, TurnWorkflowImpl.PLAN_IN_ROUND), f + ": no plan-in-round marker");
       assertFalse(PlaneFixture.mentions(before, TurnWorkflowImpl.PLAN_IN_ROUND), "recorded before the change");
@@ -364,7 +334,7 @@ class ReplayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN, "turn-path-plain-turn.json",
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN,
       "plan-in-round-plain-turn.json"})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);

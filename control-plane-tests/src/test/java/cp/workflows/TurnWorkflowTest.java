@@ -212,35 +212,6 @@ class TurnWorkflowTest {
     assertEquals(900, synth.constraints().tokenBudget());
   }
 
-  // Issue 21 (turn-path 1): attention needs nothing from classify's answer, so it runs as an activity
-  // while classify is in flight instead of as a local activity after it.
-  @Test
-  void attention_runsAsAnActivityWhileClassifyIsInFlight() throws Exception {
-    java.util.concurrent.atomic.AtomicBoolean attendedDuringClassify = new java.util.concurrent.atomic.AtomicBoolean();
-    ho1.duringClassify = () -> {
-      // Under the 2 s heartbeat timeout (the default the harness runs with) a silent round may take.
-      long until = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1500);
-      while (ho2.attention.isEmpty() && System.nanoTime() < until) {
-        Thread.onSpinWait();
-      }
-      attendedDuringClassify.set(!ho2.attention.isEmpty());
-    };
-    TurnResult r = turn("hello");
-    assertEquals(TurnOutcome.SUCCESS, r.outcome());
-    assertTrue(attendedDuringClassify.get(), "attention had not run while classify was in flight");
-    assertEquals(1, ho2.attention.size());
-    var history = h.client.fetchHistory("SES-0000abcd/turn-0001");
-    assertTrue(history.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
-        .anyMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("Ho2Attend")),
-        "attention is an activity of its own");
-    assertFalse(history.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
-        .map(e -> e.getMarkerRecordedEventAttributes()).filter(m -> m.getMarkerName().equals("LocalActivity"))
-        .anyMatch(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8().equals("\"Ho2Attend\"")),
-        "and no local activity");
-    assertEquals("ctxhash", Json.convert(ho2.events.get(2).metadata().get("work_order"), WorkOrder.class)
-        .inputContext().at("/assembled_context/context_hash").asText(), "synthesize got attention's context");
-  }
-
   // Seed 001 Q3 (the handle_turn("hello") flow) and seed 003 test 5 (attention called with the
   // right request): what each step is given, and a result that names its session and turn.
   @Test

@@ -23,6 +23,11 @@ import java.util.Objects;
  * smallest model call reserves (the classify prompt's fixed part, estimated, plus the classify
  * contract's {@code max_tokens}), so a session that cannot pay for it refuses the turn up front.
  * Both are absent (empty, 0: no such check) in profiles recorded before.
+ *
+ * <p>Issue 23: {@code workOrderUsd} and {@code sessionUsd} are the agent's dollar caps (null: none);
+ * {@code smallestCallUsd} is the most the smallest call can cost for an empty message (its prompt's
+ * fixed part and max_tokens at the model's price) and {@code promptUsdPerMtok} the dearest price of
+ * a prompt token, so the session prices the message's own tokens; null when the model has no price.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -46,13 +51,28 @@ public record AgentProfile(
     long turnTimeoutSeconds,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ToolApproval> approvals,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> approvers,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long smallestCallTokens) {
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long smallestCallTokens,
+    Double workOrderUsd,
+    Double sessionUsd,
+    Double smallestCallUsd,
+    Double promptUsdPerMtok) {
 
   public AgentProfile {
     Objects.requireNonNull(agentClass, "agent_class");
     toolIds = toolIds == null ? List.of() : List.copyOf(toolIds);
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
     approvers = approvers == null ? List.of() : List.copyOf(approvers);
+  }
+
+  /** A profile without dollar budgets (as every profile recorded before issue 23). */
+  public AgentProfile(String agentClass, String agentId, String frameworkId, String attentionTemplateId,
+      List<String> toolIds, long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int woTimeoutSeconds, int maxMessageBytes, int maxRetries,
+      int maxResponseChars, long turnTimeoutSeconds, List<ToolApproval> approvals, List<String> approvers,
+      long smallestCallTokens) {
+    this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
+        idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
+        maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, null, null, null, null);
   }
 
   /** A profile without approvers or a smallest call (as every profile recorded before issue 20). */
@@ -63,6 +83,12 @@ public record AgentProfile(
     this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
         idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
         maxResponseChars, turnTimeoutSeconds, approvals, List.of(), 0);
+  }
+
+  /** Whether the agent has a dollar cap (issue 23). */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public boolean hasUsdCap() {
+    return workOrderUsd != null || sessionUsd != null;
   }
 
   /** Whether {@code name} may decide this agent's approvals. */
@@ -89,21 +115,32 @@ public record AgentProfile(
   public AgentProfile withApprovals(List<ToolApproval> policy) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, turnTimeoutSeconds, policy, approvers, smallestCallTokens);
+        maxRetries, maxResponseChars, turnTimeoutSeconds, policy, approvers, smallestCallTokens,
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
   }
 
   /** This profile with other approvers (empty: anyone). */
   public AgentProfile withApprovers(List<String> names) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, names, smallestCallTokens);
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, names, smallestCallTokens,
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
   }
 
   /** This profile with another smallest call (0: unknown, no up-front check). */
   public AgentProfile withSmallestCallTokens(long tokens) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, tokens);
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, tokens, workOrderUsd, sessionUsd,
+        smallestCallUsd, promptUsdPerMtok);
+  }
+
+  /** The same profile with dollar caps and the prices of its smallest call (issue 23; nulls: none). */
+  public AgentProfile withUsd(Double workOrderUsd, Double sessionUsd, Double smallestCallUsd, Double promptUsdPerMtok) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, workOrderUsd,
+        sessionUsd, smallestCallUsd, promptUsdPerMtok);
   }
 
   /**
@@ -123,6 +160,7 @@ public record AgentProfile(
   public AgentProfile withTurnTimeoutSeconds(long seconds) {
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
-        maxRetries, maxResponseChars, seconds, approvals, approvers, smallestCallTokens);
+        maxRetries, maxResponseChars, seconds, approvals, approvers, smallestCallTokens,
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
   }
 }

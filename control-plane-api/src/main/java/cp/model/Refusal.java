@@ -12,7 +12,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * <ul>
  *   <li>{@link #START_REFUSED}: the workflow failed at once because its start input is not a
  *       session's ({@code missing_field}, {@code wrong_type}, {@code unknown_field},
- *       {@code invalid_agent_class}, {@code unknown_agent_class}, {@code workflow_id_mismatch});</li>
+ *       {@code invalid_agent_class}, {@code unknown_agent_class}, {@code workflow_id_mismatch},
+ *       {@code invalid_tenant});</li>
  *   <li>{@link #TURN_REFUSED}: a {@code turn} or {@code end} Update was refused, nothing was written
  *       ({@code unknown_field}, {@code wrong_type}, {@code missing_field}, {@code empty_text},
  *       {@code text_too_long}, {@code control_character}, {@code invalid_unicode},
@@ -28,13 +29,34 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param cap for {@code budget_exhausted}: that budget's cap, in tokens
  * @param spent for {@code budget_exhausted}: what of it is spent
  * @param needed for {@code budget_exhausted}: what the smallest call would reserve, when known
+ * @param currency for a dollar budget's {@code budget_exhausted} (issue 23): {@code usd}; absent for tokens
+ * @param capUsd for a dollar budget: its cap in US dollars
+ * @param spentUsd for a dollar budget: what of it is spent
+ * @param neededUsd for a dollar budget: what the smallest call would reserve at most, when known
+ * @param resets for a dollar budget: when it resets, an ISO-8601 instant, or {@code never}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Refusal(String code, String field, String reason, String level, Long cap, Long spent, Long needed) {
+public record Refusal(String code, String field, String reason, String level, Long cap, Long spent, Long needed,
+    String currency, Double capUsd, Double spentUsd, Double neededUsd, String resets) {
   public Refusal(String code, String field, String reason) {
     this(code, field, reason, null, null, null, null);
+  }
+
+  /** A refusal without dollar figures (every refusal before issue 23). */
+  public Refusal(String code, String field, String reason, String level, Long cap, Long spent, Long needed) {
+    this(code, field, reason, level, cap, spent, needed, null, null, null, null, null);
+  }
+
+  /**
+   * {@code budget_exhausted} of a dollar budget (issue 23): its level, currency {@code usd}, its cap
+   * and what is spent of it in US dollars, what the smallest call would reserve (when known) and when
+   * it resets ({@code never} for a session's).
+   */
+  public static Refusal usdBudgetExhausted(String level, double cap, double spent, Double needed, String resets) {
+    return new Refusal(Code.BUDGET_EXHAUSTED.wire(), null, null, level, null, null, null, "usd", cap, spent, needed,
+        resets);
   }
 
   /** {@code budget_exhausted}, naming the budget that cannot pay: its level, cap and what is spent. */
@@ -73,7 +95,9 @@ public record Refusal(String code, String field, String reason, String level, Lo
     /** Issue 20, {@link #APPROVAL_REFUSED}: decided_by is not one of the agent's {@code approvers}. */
     APPROVER_NOT_ALLOWED,
     /** Issue 20, type {@link #UNKNOWN_UPDATE}: the session has no Update of that name. */
-    UNKNOWN_UPDATE;
+    UNKNOWN_UPDATE,
+    /** Issue 23, {@link #START_REFUSED}: the start input's tenant is not a {@link TenantId}. */
+    INVALID_TENANT;
 
     /** The code as it travels: lower-case. */
     public String wire() {

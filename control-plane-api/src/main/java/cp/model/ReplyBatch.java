@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * only from the round it is waiting on and drops every other (a forged or late one). {@code text}
  * starts at character {@code offset} of what this {@code attempt} of the call has streamed, so a
  * repeated batch is recognized, and a retried attempt's text is compared with what the turn has
- * already shown.
+ * already shown. {@code attempt} orders the call's takes: the activity attempt × 1,000 plus the
+ * model of the gateway's fallback chain that is streaming (issue 23: a fallback model starts the
+ * text over within one activity attempt, and its text is compared like a retried attempt's).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)

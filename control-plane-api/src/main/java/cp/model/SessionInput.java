@@ -33,14 +33,29 @@ import java.util.Set;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonDeserialize(using = SessionInput.Reader.class)
 public record SessionInput(String sessionId, String agentClass, SessionState carried, int continueAsNewAfterTurns,
-    @JsonIgnore Refusal.Problem problem) {
+    @JsonIgnore Refusal.Problem problem, String tenant) {
 
   /** What a client sends: the input's fields as they are on the wire. */
   public static final Set<String> FIELDS = Set.of("session_id", "agent_class", "carried",
-      "continue_as_new_after_turns");
+      "continue_as_new_after_turns", "tenant");
 
   public SessionInput(String sessionId, String agentClass, SessionState carried, int continueAsNewAfterTurns) {
-    this(sessionId, agentClass, carried, continueAsNewAfterTurns, null);
+    this(sessionId, agentClass, carried, continueAsNewAfterTurns, null, null);
+  }
+
+  public SessionInput(String sessionId, String agentClass, SessionState carried, int continueAsNewAfterTurns,
+      Refusal.Problem problem) {
+    this(sessionId, agentClass, carried, continueAsNewAfterTurns, problem, null);
+  }
+
+  /** The same input for tenant {@code tenant} (issue 23; null: {@link TenantId#DEFAULT}). */
+  public SessionInput withTenant(String tenant) {
+    return new SessionInput(sessionId, agentClass, carried, continueAsNewAfterTurns, problem, tenant);
+  }
+
+  /** The session's tenant: the one it was started for, else {@link TenantId#DEFAULT}. */
+  public String tenantOrDefault() {
+    return TenantId.orDefault(tenant);
   }
 
   /** Reads any JSON value; what is wrong with it goes into {@code problem}, never into an exception. */
@@ -67,6 +82,7 @@ public record SessionInput(String sessionId, String agentClass, SessionState car
       JsonNode cls = present(n.get("agent_class"));
       JsonNode carried = present(n.get("carried"));
       JsonNode can = present(n.get("continue_as_new_after_turns"));
+      JsonNode tenant = present(n.get("tenant"));
       // The fields as the lenient reader before issue 12 read them (a number as its text), so a
       // history started then replays as it ran; only a session from contract-defence 1 on looks at
       // the problem.
@@ -81,7 +97,22 @@ public record SessionInput(String sessionId, String agentClass, SessionState car
           state = null;
         }
       }
-      return new SessionInput(sessionId, agentClass, state, turns, problem(n, sid, cls, carried, state, can));
+      Refusal.Problem problem = problem(n, sid, cls, carried, state, can);
+      if (problem == null && tenant != null) {
+        problem = tenantProblem(tenant);
+      }
+      return new SessionInput(sessionId, agentClass, state, turns, problem,
+          tenant != null && tenant.isTextual() ? tenant.asText() : null);
+    }
+
+    /** Issue 23: a tenant, when given, is a string and a {@link TenantId}. */
+    private static Refusal.Problem tenantProblem(JsonNode tenant) {
+      if (!tenant.isTextual()) {
+        return problem("start input: tenant must be a string; got " + Refusal.kind(tenant), Refusal.Code.WRONG_TYPE,
+            "tenant");
+      }
+      return TenantId.problem(tenant.asText()).map(why -> problem("start input: " + why, Refusal.Code.INVALID_TENANT,
+          "tenant")).orElse(null);
     }
 
     /** The first thing wrong with the input {@code n}, or null. */

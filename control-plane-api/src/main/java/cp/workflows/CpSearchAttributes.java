@@ -11,6 +11,8 @@ public final class CpSearchAttributes {
   public static final SearchAttributeKey<String> SESSION_ID = SearchAttributeKey.forKeyword("CpSessionId");
   public static final SearchAttributeKey<String> AGENT_CLASS = SearchAttributeKey.forKeyword("CpAgentClass");
   public static final SearchAttributeKey<Long> TURN = SearchAttributeKey.forLong("CpTurn");
+  /** Issue 23: the session's tenant ({@code default} when it was started without one). */
+  public static final SearchAttributeKey<String> TENANT = SearchAttributeKey.forKeyword("CpTenant");
 
   private CpSearchAttributes() {}
 }

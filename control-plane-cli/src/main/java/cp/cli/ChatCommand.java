@@ -42,6 +42,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
 
+  @Option(names = "--tenant", description = "Whose session it is, for spend (CP_TENANTS_FILE caps). Default: default.")
+  String tenant;
+
   /** How often chat looks for approvals the client reported while the turn runs. */
   static final long APPROVAL_CHECK_MS = 100;
 
@@ -71,7 +74,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         knownTurns = state.turns();
       } else {
         plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
-        sid = plane.client.startSession(agent);
+        sid = plane.client.startSession(agent, tenant);
         agentClass = agent.toUpperCase(Locale.ROOT);
       }
       String prompt = agentClass.toLowerCase(Locale.ROOT) + "> ";
@@ -150,7 +153,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         if (!EndedSessions.offerNewSession(e, input, out)) {
           return Cpctl.OK;
         }
-        current.set(plane.client.startSession(agentClass));
+        current.set(plane.client.startSession(agentClass, tenant));
         knownTurns = 0;
         out.println("Session " + current.get() + " started; sending your message there.");
         runTurn(plane, current.get(), text, out, interactive, input);

@@ -20,13 +20,16 @@ final class SessionCommand extends CliCommand implements Runnable {
     @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class. Default: ${DEFAULT-VALUE}.")
     String agent;
 
+    @Option(names = "--tenant", description = "Whose session it is, for spend (CP_TENANTS_FILE caps). Default: default.")
+    String tenant;
+
     @Override
     public Integer call() {
       var cfg = config();
       CliPlane.requireSharedService(cfg, "session start");
       try (CliPlane plane = CliPlane.open(cfg, env())) {
         plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
-        out().println(plane.client.startSession(agent));
+        out().println(plane.client.startSession(agent, tenant));
       }
       return Cpctl.OK;
     }

@@ -2,6 +2,7 @@ package cp.cli;
 
 import cp.ledger.Ledgers;
 import cp.model.Json;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +39,9 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
       if (json) {
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.tree(view);
         tree.set("approvals", Json.tree(approvals));
+        var models = ModelsAnswered.of(ledgers, sessionId);
+        tree.set("answered_by", Json.tree(models.answeredBy()));
+        tree.set("fallbacks", Json.tree(models.fallbacks()));
         out().println(Json.pretty(tree));
         return Cpctl.OK;
       }
@@ -67,6 +71,11 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
                   : "PENDING (asked " + a.requestedAt() + ", deadline " + a.deadline() + ")"));
           out().println("    " + cut(cp.model.DisplayText.escape(a.summary())));
         }
+      }
+      List<String> models = ModelsAnswered.of(ledgers, sessionId).lines();
+      if (!models.isEmpty()) {
+        out().println();
+        models.forEach(out()::println);
       }
       out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, $%.4f%n", view.turns().size(), view.totalTokens(),
           view.totalCost());

@@ -223,7 +223,16 @@ public final class ControlPlaneClient implements AutoCloseable {
    * a {@link ClientException} of kind REFUSED, code {@code unknown_agent_class}.
    */
   public String startSession(String agentClass) {
-    return sessions.start(agentClass);
+    return sessions.start(agentClass, null);
+  }
+
+  /**
+   * As {@link #startSession(String)}, for tenant {@code tenant} (issue 23: whose daily and monthly
+   * dollar caps the session's model calls count against; null or blank: {@code default}). Refused
+   * here when it is not a tenant id ({@link cp.model.TenantId}).
+   */
+  public String startSession(String agentClass, String tenant) {
+    return sessions.start(agentClass, tenant);
   }
 
   /**

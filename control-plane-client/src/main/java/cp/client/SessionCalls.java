@@ -44,7 +44,11 @@ final class SessionCalls {
   }
 
   /** See {@link ControlPlaneClient#startSession}. */
-  String start(String agentClass) {
+  String start(String agentClass, String tenant) {
+    String t = cp.model.TenantId.orDefault(tenant);
+    cp.model.TenantId.problem(t).ifPresent(why -> {
+      throw new ClientException(ClientException.Kind.REFUSED, why);
+    });
     String cls = agentClass == null ? "" : agentClass.trim().toUpperCase(Locale.ROOT);
     if (!agentClasses.isEmpty() && !agentClasses.contains(cls)) {
       throw new ClientException(ClientException.Kind.REFUSED, "unknown agent class '" + agentClass + "' (known: "
@@ -62,7 +66,8 @@ final class SessionCalls {
         .setTaskQueue(taskQueue)
         .build());
     try {
-      WorkflowClient.start(stub::run, new SessionInput(sessionId, cls, null, continueAsNewAfterTurns));
+      WorkflowClient.start(stub::run, new SessionInput(sessionId, cls, null, continueAsNewAfterTurns)
+          .withTenant(tenant == null || tenant.isBlank() ? null : t));
     } catch (RuntimeException e) {
       throw ClientFailures.unavailable("cannot start a session", e, null);
     }

@@ -191,7 +191,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     List<ToolDefinition> toolDefs = offered.definitions();
     McpToolLists.record(ledgers.ho1(), r.sessionId(), r.woId(), tools.listings(offered.ids()));
     PromptRequest request = request(contract, agent, r.woId(), r.sessionId(), prompt.system(), messages, toolDefs,
-        r.overrides(), r.tokenBudgetRemaining(), id);
+        r.overrides(), r.tokenBudgetRemaining(), id).toBuilder().usdBudget(r.usdBudgetRemaining(), r.usdBudgetLevel())
+        .tenant(r.tenant()).build();
     PromptResponse resp = streamed(r, request, contract, id);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       LlmRoundResult.Refused refused = rejected(resp);
@@ -271,7 +272,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         .provider(AgentModelChoice.provider(boundary, own))
         .model(AgentModelChoice.model(boundary, own, defaultModel))
         .structuredOutput(contract.structuredOutput()).outputSchema(AgentModelChoice.outputSchema(contract, own))
-        .tokenBudgetRemaining(budget)
+        .tokenBudgetRemaining(budget).fallback(own.fallback())
         .workflowId(id.workflowId()).runId(id.runId()).activityId(id.activityId()).attempt(id.attempt())
         .build();
   }

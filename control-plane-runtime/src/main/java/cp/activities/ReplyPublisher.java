@@ -28,11 +28,18 @@ public final class ReplyPublisher implements StreamSink {
   static final int FLUSH_CHARS = 600;
   /** The most batches one round sends (the turn bounds the whole turn again, ReplyStreams). */
   static final int MAX_BATCHES = 48;
+  /**
+   * Takes one attempt may have: a batch's {@code attempt} is the activity attempt times this plus
+   * the fallback model streaming (a chain is a handful of models, far fewer).
+   */
+  static final int TAKES_PER_ATTEMPT = 1_000;
   private static final Logger log = LoggerFactory.getLogger(ReplyPublisher.class);
 
   private final LlmRoundRequest.StreamTo to;
   private final int attempt;
-  private final ReplyTextExtractor extractor;
+  private final boolean json;
+  private ReplyTextExtractor extractor;
+  private int take;
   private final Consumer<ReplyBatch> signal;
   private final LongSupplier nanos;
   private final StringBuilder pending = new StringBuilder();
@@ -51,6 +58,7 @@ public final class ReplyPublisher implements StreamSink {
       LongSupplier nanos) {
     this.to = to;
     this.attempt = attempt;
+    this.json = json;
     this.extractor = new ReplyTextExtractor(json);
     this.signal = signal;
     this.nanos = nanos;
@@ -64,9 +72,23 @@ public final class ReplyPublisher implements StreamSink {
       return;
     }
     long now = nanos.getAsLong();
-    if (batches == 0 || now - lastFlush >= FLUSH_MILLIS * 1_000_000 || pending.length() >= FLUSH_CHARS) {
+    if (sent == 0 || now - lastFlush >= FLUSH_MILLIS * 1_000_000 || pending.length() >= FLUSH_CHARS) {
       flush(now);
     }
+  }
+
+  /**
+   * The gateway moved on to a fallback model: its text starts the reply over, as the next take of
+   * this attempt (the turn compares it with what it showed, and withdraws what differs). Text of
+   * the failed model not yet sent is dropped.
+   */
+  @Override
+  public void restart() {
+    take++;
+    sent = 0;
+    sawRaw = false;
+    pending.setLength(0);
+    extractor = new ReplyTextExtractor(json);
   }
 
   /**
@@ -88,7 +110,7 @@ public final class ReplyPublisher implements StreamSink {
     }
     String text = pending.toString();
     try {
-      signal.accept(new ReplyBatch(to.publisher(), to.key(), attempt, sent, text));
+      signal.accept(new ReplyBatch(to.publisher(), to.key(), attempt * TAKES_PER_ATTEMPT + take, sent, text));
     } catch (RuntimeException e) {
       broken = true;
       log.warn("reply stream to {} stopped after {} batches: {}; the reply shows when the turn ends", to.publisher(),

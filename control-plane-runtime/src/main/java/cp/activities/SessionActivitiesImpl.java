@@ -21,13 +21,22 @@ public final class SessionActivitiesImpl implements SessionActivities {
   private final Catalog catalog;
   private final KeyedWrites writes;
   private final Telemetry telemetry;
+  private final AgentPrices prices;
+
+  /** As below, with no prices: profiles carry no dollar figures for the smallest call. */
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
+    this(catalog, ledgers, context, telemetry, AgentPrices.NONE);
+  }
 
   /**
    * Learns each call's activity identity from {@code context} ({@link ActivityContextSource#TEMPORAL}
-   * in a worker) and counts degradations in {@code telemetry}'s metrics ({@link Telemetry#NOOP}: none).
+   * in a worker) and counts degradations in {@code telemetry}'s metrics ({@link Telemetry#NOOP}: none);
+   * {@code prices} price the agent's smallest call for its dollar budget (issue 23).
    */
-  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry,
+      AgentPrices prices) {
     this.catalog = catalog;
+    this.prices = java.util.Objects.requireNonNull(prices, "prices");
     this.writes = new KeyedWrites(ledgers, context);
     this.telemetry = java.util.Objects.requireNonNull(telemetry, "telemetry");
   }
@@ -48,7 +57,32 @@ public final class SessionActivitiesImpl implements SessionActivities {
     return new AgentProfile(a.agentClass(), a.agentId(), a.frameworkId(), a.attentionTemplateId(), a.toolIds(),
         b.sessionTokenLimit(), b.turnLimit(), b.timeoutSeconds(), b.idleTimeoutSeconds(), b.woTokenBudget(),
         b.woTurnLimit(), WO_TIMEOUT_SECONDS, b.maxMessageBytes(), a.qualityGate().maxRetries(),
-        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), smallestCall(a));
+        a.qualityGate().maxResponseChars(), b.turnTimeoutSeconds(), approvals(a), a.approvers(), smallestCall(a),
+        b.workOrderUsd(), b.sessionUsd(), smallestCallUsd(a).orElse(null), promptPrice(a).orElse(null));
+  }
+
+  /**
+   * Issue 23: the most the agent's smallest call (see {@link #smallestCall}) can cost, its tokens at
+   * the dearest prompt price and max_tokens at the output price; empty without a dollar cap or a price.
+   */
+  java.util.Optional<Double> smallestCallUsd(AgentConfig a) {
+    if (!a.budget().hasUsdCap()) {
+      return java.util.Optional.empty();
+    }
+    return catalog.findContract(cp.model.ContractIds.CLASSIFY).flatMap(c -> prices.of(a.agentClass(), c.boundary())
+        .map(p -> {
+          long maxTokens = c.boundary().maxTokens();
+          return p.worstCase(smallestCall(a) - maxTokens, maxTokens);
+        }));
+  }
+
+  /** The dearest price of one of the agent's prompt tokens, per million, for the user's message (issue 23). */
+  java.util.Optional<Double> promptPrice(AgentConfig a) {
+    if (!a.budget().hasUsdCap()) {
+      return java.util.Optional.empty();
+    }
+    return catalog.findContract(cp.model.ContractIds.CLASSIFY).flatMap(c -> prices.of(a.agentClass(), c.boundary()))
+        .map(p -> Math.max(p.inputPerMillion(), Math.max(p.cacheReadPerMillion(), p.cacheWritePerMillion())));
   }
 
   /**

@@ -25,6 +25,8 @@ import java.util.Optional;
 public final class AgentModels {
   /** Separates a provider type from the agent class in the id of an agent's own endpoint. */
   public static final String ROUTE_SEPARATOR = "@";
+  /** Separates an agent class from a fallback model's place in its chain in a route id ({@code openai@WEATHER~1}). */
+  public static final String FALLBACK_SEPARATOR = "~";
 
   private final Map<String, AgentModel> byClass;
   private final Map<String, ProviderSelection> routes;
@@ -64,13 +66,42 @@ public final class AgentModels {
           continue;
         }
       }
+      List<cp.model.FallbackModel> chain = new ArrayList<>();
+      for (int i = 0; i < def.fallback().size(); i++) {
+        AgentDefinition.Model f = def.fallback().get(i);
+        String where = d.file() + ": fallback[" + i + "]";
+        try {
+          ProviderSelection sel = ProviderFactory.forModel(env, worker, f.provider(), f.baseUrl(), f.apiKeyEnv(),
+              f.name(), where);
+          chain.add(fallbackModel(sel, worker, f.name(), def.agentClass() + FALLBACK_SEPARATOR + (i + 1), routes));
+        } catch (ProviderConfigException e) {
+          problems.add(new DefinitionProblem(d.file(), "fallback[" + i + "]", e.getMessage(), false));
+        }
+      }
+      // Issue 23: an agent that names neither a model nor a fallback takes the worker's chain (CP_FALLBACK_MODELS).
+      List<cp.model.FallbackModel> fallback = m == null && def.fallback().isEmpty() ? null : chain;
       byClass.put(def.agentClass(), new AgentModel(route, name, Optional.ofNullable(def.maxTokens()),
-          Optional.ofNullable(def.outputSchema())));
+          Optional.ofNullable(def.outputSchema()), fallback));
     }
     if (!problems.isEmpty()) {
       throw new AgentDefinitionException(problems);
     }
     return new AgentModels(byClass, routes);
+  }
+
+  /**
+   * One model of a fallback chain: the worker's own provider when {@code sel} reaches it (only the
+   * model differs), else a provider of its own, {@code <type>@<routeSuffix>}, added to {@code routes}.
+   */
+  public static cp.model.FallbackModel fallbackModel(ProviderSelection sel, ProviderSelection worker, String name,
+      String routeSuffix, Map<String, ProviderSelection> routes) {
+    String model = sel.settings().map(ProviderSettings::defaultModel).orElse(name);
+    if (sameEndpoint(sel, worker)) {
+      return new cp.model.FallbackModel(null, model);
+    }
+    String id = sel.type().id() + (sel.isOffline() ? "" : ROUTE_SEPARATOR + routeSuffix);
+    routes.put(id, sel);
+    return new cp.model.FallbackModel(id, model);
   }
 
   /** Whether {@code own} reaches the same provider the worker's configuration selects (same type, URL and key). */

@@ -125,7 +125,7 @@ public final class DefinitionConfigs {
         b.turnLimit() == null ? DefinitionDefaults.TURN_LIMIT : b.turnLimit(),
         DefinitionDefaults.SESSION_SECONDS, DefinitionDefaults.IDLE_SECONDS,
         b.workOrderTokens() == null ? DefinitionDefaults.WORK_ORDER_TOKENS : b.workOrderTokens(),
-        DefinitionDefaults.WORK_ORDER_ROUNDS, 0, 0);
+        DefinitionDefaults.WORK_ORDER_ROUNDS, 0, 0, b.workOrderUsd(), b.sessionUsd());
   }
 
   private static AttentionTemplate defaultTemplate(String agentClass) {

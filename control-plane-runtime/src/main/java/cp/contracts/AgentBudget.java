@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param turnTimeoutSeconds the most a user waits for one turn (every work order, tool, retry
  *     and the degraded call included); 0 in the constructor (field absent from the file) means
  *     {@link #DEFAULT_TURN_TIMEOUT_SECONDS}
+ * @param workOrderUsd issue 23: US dollars one work order may spend (null: no dollar cap)
+ * @param sessionUsd issue 23: US dollars a whole session may spend (null: no dollar cap)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -29,7 +31,9 @@ public record AgentBudget(
     long woTokenBudget,
     int woTurnLimit,
     int maxMessageBytes,
-    long turnTimeoutSeconds) {
+    long turnTimeoutSeconds,
+    Double workOrderUsd,
+    Double sessionUsd) {
 
   /** About 25k English words: far above a typed message, small enough to keep one turn's prompt sane. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 100_000;
@@ -52,6 +56,26 @@ public record AgentBudget(
     requirePositive("max_message_bytes", maxMessageBytes);
     turnTimeoutSeconds = turnTimeoutSeconds == 0 ? DEFAULT_TURN_TIMEOUT_SECONDS : turnTimeoutSeconds;
     requirePositive("turn_timeout_seconds", turnTimeoutSeconds);
+    requirePositiveUsd("work_order_usd", workOrderUsd);
+    requirePositiveUsd("session_usd", sessionUsd);
+  }
+
+  /** A budget without dollar caps (as every agent configuration before issue 23). */
+  public AgentBudget(long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int maxMessageBytes, long turnTimeoutSeconds) {
+    this(sessionTokenLimit, turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, maxMessageBytes,
+        turnTimeoutSeconds, null, null);
+  }
+
+  /** Whether any dollar cap is set. */
+  public boolean hasUsdCap() {
+    return workOrderUsd != null || sessionUsd != null;
+  }
+
+  private static void requirePositiveUsd(String field, Double value) {
+    if (value != null && !(value > 0 && Double.isFinite(value))) {
+      throw new IllegalArgumentException("budget." + field + " must be a number of US dollars > 0, was " + value);
+    }
   }
 
   private static void requirePositive(String field, long value) {

@@ -30,7 +30,31 @@ final class ExchangeRecords {
   static final String EXCHANGE = EventType.EXCHANGE.wire();
   static final String PROMPT_REJECTED = EventType.PROMPT_REJECTED.wire();
 
+  /** Of input_tokens, those read from the provider's prompt cache (present when any were). */
+  static final String CACHE_READ_TOKENS = "cache_read_tokens";
+  /** Of input_tokens, those written to the provider's prompt cache. */
+  static final String CACHE_WRITE_TOKENS = "cache_write_tokens";
+  /** The call's cost in US dollars from the usage the provider reported (issue 23); absent when unknown. */
+  static final String COST_USD = "cost_usd";
+  /** True when the model has no price, so the call's cost is not known. */
+  static final String COST_UNKNOWN = "cost_unknown";
+  /** The session's tenant ({@code default} when it has none). */
+  static final String TENANT = "tenant";
+
   private ExchangeRecords() {}
+
+  /**
+   * {@code cost} (kept for the readers before issue 23) and {@code cost_usd}, both USD; a model with
+   * no price records {@code cost_unknown} and a {@code cost} of 0.
+   */
+  private static void costFields(ObjectNode m, Optional<Double> cost) {
+    m.put("cost", cost.orElse(0.0));
+    if (cost.isPresent()) {
+      m.put(COST_USD, cost.get());
+    } else {
+      m.put(COST_UNKNOWN, true);
+    }
+  }
 
   /** The canonical prompt: what was asked, as the provider saw it (tools by name). */
   static ObjectNode prompt(PromptRequest r) {
@@ -55,8 +79,10 @@ final class ExchangeRecords {
   }
 
   static String attemptKey(String event, PromptRequest r) {
+    // Issue 23: each model of a fallback chain tried in one attempt has a key of its own.
+    String hop = r.hop() == null || r.hop() == 0 ? "" : "/hop-" + r.hop();
     return r.workflowId() == null ? null
-        : event + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId() + "/attempt-" + r.attempt();
+        : event + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId() + "/attempt-" + r.attempt() + hop;
   }
 
   private static ObjectNode identity(PromptRequest r) {
@@ -67,6 +93,8 @@ final class ExchangeRecords {
     m.put("tier", r.tier());
     m.put("contract_id", r.contractId());
     m.put("framework_id", r.frameworkId());
+    // Issue 23: whose spend it is, for cpctl spend by tenant (the agent class is SESSION_START's).
+    m.put(TENANT, cp.model.TenantId.orDefault(r.tenant()));
     return m;
   }
 
@@ -82,7 +110,7 @@ final class ExchangeRecords {
   }
 
   static LedgerEntry success(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
-      ProviderReply reply, boolean hasToolUse, long latencyMs, double cost, Boolean outputValid,
+      ProviderReply reply, boolean hasToolUse, long latencyMs, Optional<Double> cost, Boolean outputValid,
       List<String> outputErrors) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
@@ -98,7 +126,11 @@ final class ExchangeRecords {
     m.put("provider_id", providerId);
     m.put("finish_reason", reply.finishReason());
     m.put("latency_ms", latencyMs);
-    m.put("cost", cost);
+    if (reply.cacheReadTokens() > 0 || reply.cacheWriteTokens() > 0) {
+      m.put(CACHE_READ_TOKENS, reply.cacheReadTokens());
+      m.put(CACHE_WRITE_TOKENS, reply.cacheWriteTokens());
+    }
+    costFields(m, cost);
     if (outputValid != null) {
       m.put("output_valid", outputValid);
       if (!outputErrors.isEmpty()) {
@@ -132,6 +164,7 @@ final class ExchangeRecords {
     m.put("model_id", modelId);
     m.put("provider_id", providerId);
     m.put("latency_ms", latencyMs);
+    costFields(m, Optional.of(0.0));
     temporal(m, r);
     return LedgerEntry.builder(EXCHANGE).submissionId(r.contractId()).decision(timeout ? "TIMEOUT" : "ERROR")
         .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(EXCHANGE, r)).build();

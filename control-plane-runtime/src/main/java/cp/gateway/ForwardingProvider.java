@@ -20,6 +20,11 @@ public abstract class ForwardingProvider implements LlmProvider {
   }
 
   @Override
+  public java.util.Optional<String> defaultModel() {
+    return delegate.defaultModel();
+  }
+
+  @Override
   public ProviderReply send(PromptRequest request) throws ProviderException {
     return delegate.send(request);
   }

@@ -66,6 +66,8 @@ public final class Gateway {
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
   private final ExchangeSpool spool;
+  private final ExchangeCost costs;
+  private final TenantGuard tenants;
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
@@ -81,6 +83,14 @@ public final class Gateway {
    */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
       Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry) {
+    this(providers, hot, config, validator, breakerFactory, clock, spool, telemetry, TenantGuard.NONE);
+  }
+
+  /** As above; {@code tenants}: the tenants' caps and their shared counters (issue 23). */
+  public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
+      Function<String, CircuitBreaker> breakerFactory, Clock clock, ExchangeSpool spool, Telemetry telemetry,
+      TenantGuard tenants) {
+    this.tenants = Objects.requireNonNull(tenants, "tenants");
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     Map<String, LlmProvider> byId = new ConcurrentHashMap<>();
     for (LlmProvider p : providers) {
@@ -97,6 +107,15 @@ public final class Gateway {
     this.breakerFactory = breakerFactory;
     this.clock = clock;
     this.spool = Objects.requireNonNull(spool, "spool");
+    this.costs = new ExchangeCost(config.prices());
+  }
+
+  /**
+   * The price of {@code model} on {@code providerId} (null: the default provider), as the gateway
+   * prices its calls (issue 23); empty when the model has no price.
+   */
+  public Optional<Pricing> pricing(String providerId, String model) {
+    return costs.pricing(providerId != null ? providerId : config.defaultProvider(), model);
   }
 
   public CircuitBreaker breaker(String providerId) {
@@ -134,7 +153,21 @@ public final class Gateway {
    */
   public PromptResponse route(PromptRequest request, StreamSink stream) {
     try {
-      return routeRecorded(request, stream);
+      PromptRequest current = request;
+      while (true) {
+        try {
+          return routeRecorded(current, stream);
+        } catch (GatewayException e) {
+          // Issue 23: on to the next model of the chain, within this attempt, when another model may not fail so.
+          PromptRequest failed = current;
+          current = FallbackChain.next(failed, e, config.fallback(), config.rateLimitWait()).orElseThrow(() -> e);
+          hot.write(FallbackChain.entry(failed, providerOf(failed), modelOf(failed), current, providerOf(current),
+              modelOf(current), e));
+          if (stream != null) {
+            stream.restart(); // the failed model may have streamed part of a reply: the next one starts over
+          }
+        }
+      }
     } catch (LedgerException e) {
       Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);
       if (down.isPresent()) {
@@ -145,11 +178,21 @@ public final class Gateway {
     }
   }
 
+  private String providerOf(PromptRequest r) {
+    return r.provider() != null ? r.provider() : config.defaultProvider();
+  }
+
+  /** The model a request is sent to: its own, else its provider's default ("" when unknown). */
+  private String modelOf(PromptRequest r) {
+    LlmProvider p = providers.get(providerOf(r));
+    return r.model() != null ? r.model() : p != null ? p.defaultModel().orElse("") : "";
+  }
+
   private PromptResponse routeRecorded(PromptRequest request, StreamSink stream) {
     long start = clock.millis();
     String providerId = request.provider() != null ? request.provider() : config.defaultProvider();
 
-    Optional<String> invalid = validate(request, providerId);
+    Optional<String> invalid = RequestChecks.problems(request, providerId, providers.keySet());
     if (invalid.isPresent()) {
       return reject(request, INVALID_REQUEST, invalid.get(), providerId, start);
     }
@@ -167,6 +210,12 @@ public final class Gateway {
             + " call reserves about " + reservation + " (prompt about " + estimate + " + max_tokens "
             + request.maxTokens() + "); it was not sent", providerId, start);
       }
+    }
+
+    String model = modelOf(sized);
+    Optional<String> noDollars = DollarReservation.shortfall(request, model, costs.pricing(providerId, model));
+    if (noDollars.isPresent()) {
+      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
     }
 
     String key = ExchangeRecords.successKey(request);
@@ -199,8 +248,16 @@ public final class Gateway {
     }
     recordKeptAnswers();
 
-    CircuitBreaker breaker = breaker(providerId);
+    TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
+    if (reserved.refusal() != null) {
+      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);
+    }
+    TenantGuard.Held held = reserved.held();
+    // Issue 23: a breaker per endpoint and model, so one overloaded model leaves its fallback's door open.
+    boolean ownModel = !model.isEmpty() && !model.equals(providers.get(providerId).defaultModel().orElse(model));
+    CircuitBreaker breaker = breaker(ownModel ? providerId + "/" + model : providerId);
     if (!breaker.tryAcquire()) {
+      held.release();
       Duration cooldown = breaker.remainingCooldown();
       String msg = "provider " + providerId + " is failing; its circuit breaker is open for another "
           + cooldown.toMillis() + " ms";
@@ -211,13 +268,13 @@ public final class Gateway {
     LlmProvider provider = providers.get(providerId);
     ObjectNode prompt = ExchangeRecords.prompt(sized);
     String contextHash = ExchangeRecords.contextHash(prompt);
-    String model = sized.model() != null ? sized.model() : "";
     Span span = ChatSpan.start(telemetry, sized, providerId, model, provider);
     long startNanos = System.nanoTime();
     ProviderReply reply;
     try {
       reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
+      held.release();
       if (countsAgainstHealth(e.kind())) {
         breaker.onFailure();
       } else {
@@ -237,6 +294,7 @@ public final class Gateway {
         telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
       }
     } catch (RuntimeException e) {
+      held.release();
       breaker.onFailure();
       long latency = clock.millis() - start;
       String msg = "provider " + providerId + " failed unexpectedly: " + e.getClass().getSimpleName();
@@ -261,16 +319,20 @@ public final class Gateway {
       outputErrors = validateOutput(sized.outputSchema(), ContentBlock.joinText(reply.content()));
       outputValid = outputErrors.isEmpty();
     }
-    double cost = config.pricing(providerId).cost(reply.inputTokens(), reply.outputTokens());
+    Optional<Double> priced = costs.of(providerId, model, reply);
+    double cost = priced.orElse(0.0);
+    held.settle(cost);
     String id;
     try {
       id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
-          latency, cost, outputValid, outputErrors)));
+          latency, priced, outputValid, outputErrors)));
       ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
     } finally {
       span.end();
       telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
           System.nanoTime() - startNanos, reply.inputTokens(), reply.outputTokens(), cost);
+      telemetry.metrics().spend(cp.model.TenantId.orDefault(sized.tenant()), sized.agentClass(),
+          reply.modelId() != null ? reply.modelId() : model, cost);
     }
     long in = reply.inputTokens() + torn.inputTokens();
     long out = reply.outputTokens() + torn.outputTokens();
@@ -339,30 +401,7 @@ public final class Gateway {
     }
   }
 
-  private Optional<String> validate(PromptRequest r, String providerId) {
-    List<String> problems = new ArrayList<>();
-    if (r.contractId().isBlank()) {
-      problems.add("contract_id is blank");
-    }
-    if (r.sessionId().isBlank()) {
-      problems.add("session_id is blank");
-    }
-    if (r.messages().isEmpty()) {
-      problems.add("messages is empty");
-    } else if (!Message.USER.equals(r.messages().get(0).role())) {
-      problems.add("the first message must be from the user");
-    }
-    if (r.maxTokens() < 1) {
-      problems.add("max_tokens must be >= 1, was " + r.maxTokens());
-    }
-    if (r.temperature() < 0 || r.temperature() > MAX_TEMPERATURE) {
-      problems.add("temperature must be within 0.." + MAX_TEMPERATURE + ", was " + r.temperature());
-    }
-    if (!providers.containsKey(providerId)) {
-      problems.add("provider '" + providerId + "' is not configured (configured: " + providers.keySet() + ")");
-    }
-    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
-  }
+
 
   private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
     String id = hot.write(ExchangeRecords.rejected(r, code, message));

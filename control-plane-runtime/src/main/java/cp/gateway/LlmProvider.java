@@ -15,6 +15,14 @@ public interface LlmProvider {
   /** A stable short name recorded in EXCHANGE entries, e.g. {@code anthropic}. */
   String id();
 
+  /**
+   * The model a request that names none is sent to (issue 23: its price is the call's worst case);
+   * empty when unknown.
+   */
+  default java.util.Optional<String> defaultModel() {
+    return java.util.Optional.empty();
+  }
+
   /** Sends {@code request} once and returns the model's reply, or throws a classified failure. */
   ProviderReply send(PromptRequest request) throws ProviderException;
 

@@ -128,6 +128,11 @@ public final class OfflineProvider implements LlmProvider {
   }
 
   @Override
+  public java.util.Optional<String> defaultModel() {
+    return java.util.Optional.of(MODEL_ID);
+  }
+
+  @Override
   public ProviderReply send(PromptRequest request) {
     OfflineInput input = OfflineInput.of(request);
     String contract = request.contractId();

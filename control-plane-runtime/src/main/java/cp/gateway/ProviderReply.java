@@ -17,6 +17,9 @@ import java.util.Set;
  *     characters/4 estimate ({@link TokenEstimate}); budgets should treat them as approximate
  * @param responseId the provider's id of this response ({@code msg_…}, {@code chatcmpl-…}), or null
  *     when it gave none (span attribute {@code gen_ai.response.id})
+ * @param cacheReadTokens of {@code inputTokens}, those read from the provider's prompt cache
+ *     (priced at the model's cache-read price, issue 23)
+ * @param cacheWriteTokens of {@code inputTokens}, those written to the provider's prompt cache
  */
 public record ProviderReply(
     List<ContentBlock> content,
@@ -25,7 +28,9 @@ public record ProviderReply(
     String modelId,
     String finishReason,
     boolean usageEstimated,
-    String responseId) {
+    String responseId,
+    long cacheReadTokens,
+    long cacheWriteTokens) {
 
   /** The model ended its turn (or hit a stop sequence). */
   public static final String STOP = "stop";
@@ -44,6 +49,10 @@ public record ProviderReply(
       throw new IllegalArgumentException(
           "finishReason must be one of " + FINISH_REASONS + ", was '" + finishReason + "'");
     }
+    if (cacheReadTokens < 0 || cacheWriteTokens < 0 || cacheReadTokens + cacheWriteTokens > inputTokens) {
+      throw new IllegalArgumentException("cache tokens must be >= 0 and within the input tokens: input=" + inputTokens
+          + " cache_read=" + cacheReadTokens + " cache_write=" + cacheWriteTokens);
+    }
     if (inputTokens < 0 || outputTokens < 0) {
       throw new IllegalArgumentException(
           "token counts must not be negative: input=" + inputTokens + " output=" + outputTokens);
@@ -53,13 +62,25 @@ public record ProviderReply(
   /** A reply without a response id. */
   public ProviderReply(List<ContentBlock> content, long inputTokens, long outputTokens, String modelId,
       String finishReason, boolean usageEstimated) {
-    this(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated, null);
+    this(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated, null, 0, 0);
+  }
+
+  /** A reply without cache tokens. */
+  public ProviderReply(List<ContentBlock> content, long inputTokens, long outputTokens, String modelId,
+      String finishReason, boolean usageEstimated, String responseId) {
+    this(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated, responseId, 0, 0);
+  }
+
+  /** The same reply with the provider's count of cached prompt tokens (both of {@code inputTokens}). */
+  public ProviderReply withCache(long read, long write) {
+    return new ProviderReply(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated, responseId,
+        read, write);
   }
 
   /** The same reply with the provider's response id. */
   public ProviderReply withResponseId(String id) {
     return new ProviderReply(content, inputTokens, outputTokens, modelId, finishReason, usageEstimated,
-        id == null || id.isBlank() ? null : id);
+        id == null || id.isBlank() ? null : id, cacheReadTokens, cacheWriteTokens);
   }
 
   /** A reply whose token counts the provider reported. */

@@ -12,4 +12,11 @@ public interface StreamSink {
 
   /** The next piece of the reply's text; never empty. */
   void text(String delta);
+
+  /**
+   * The call starts over with another model (the gateway's fallback chain, issue 23): the text
+   * handed so far is not the reply's, and the next piece starts the reply again.
+   */
+  default void restart() {
+  }
 }

@@ -45,7 +45,9 @@ public enum EventType {
   /** {@code cpctl ledger repair} moved bad lines aside, or recorded a loss. */
   LEDGER_REPAIRED,
   /** The first entry written with {@code CP_LEDGER_HMAC_KEY} to a ledger written without it. */
-  LEDGER_KEYED;
+  LEDGER_KEYED,
+  /** Issue 23: the gateway sent a call to the next model of its fallback chain: from what, to what, and why. */
+  FALLBACK;
 
   private static final Map<String, EventType> BY_WIRE = java.util.Arrays.stream(values())
       .collect(java.util.stream.Collectors.toUnmodifiableMap(EventType::wire, t -> t));

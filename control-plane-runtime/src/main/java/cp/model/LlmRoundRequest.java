@@ -31,6 +31,10 @@ import java.util.Optional;
  * @param prompt the prepared prompt, or (lean round 1) the work order to prepare
  * @param overrides the work order's own max_tokens and temperature, where it sets them
  * @param closing lean rounds: what finishing the work order needs; empty for classic rounds
+ * @param usdBudgetRemaining issue 23: US dollars the work order has left (null: no dollar cap); on
+ *     the wire {@code usd_budget_remaining}, absent when null
+ * @param usdBudgetLevel the level of the budget that sets it, {@code work_order} or {@code session}
+ * @param tenant issue 23: the session's tenant (null before), which the round's EXCHANGE records
  */
 public record LlmRoundRequest(
     String woId,
@@ -44,7 +48,10 @@ public record LlmRoundRequest(
     long tokenBudgetRemaining,
     Overrides overrides,
     Optional<Closing> closing,
-    Optional<StreamTo> stream) {
+    Optional<StreamTo> stream,
+    Double usdBudgetRemaining,
+    String usdBudgetLevel,
+    String tenant) {
 
   /**
    * Issue 24: stream the reply's text to the turn workflow as it arrives, as {@code publisher}
@@ -62,13 +69,13 @@ public record LlmRoundRequest(
       List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining, Overrides overrides,
       Optional<Closing> closing) {
     this(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round, tokenBudgetRemaining,
-        overrides, closing, Optional.empty());
+        overrides, closing, Optional.empty(), null, null, null);
   }
 
   /** The same round, streaming its reply to {@code to}. */
   public LlmRoundRequest streamingTo(StreamTo to) {
     return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
-        tokenBudgetRemaining, overrides, closing, Optional.of(to));
+        tokenBudgetRemaining, overrides, closing, Optional.of(to), usdBudgetRemaining, usdBudgetLevel, tenant);
   }
 
   /** Where the round's prompt comes from. */
@@ -139,6 +146,18 @@ public record LlmRoundRequest(
     }
   }
 
+  /** The same round for tenant {@code tenantId} (issue 23; null: none). */
+  public LlmRoundRequest withTenant(String tenantId) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, stream, usdBudgetRemaining, usdBudgetLevel, tenantId);
+  }
+
+  /** The same round with {@code left} US dollars of the {@code level} budget (issue 23; null: no dollar cap). */
+  public LlmRoundRequest withUsd(Double left, String level) {
+    return new LlmRoundRequest(woId, sessionId, agentClass, contractId, prompt, transcript, allowedTools, round,
+        tokenBudgetRemaining, overrides, closing, stream, left, left == null ? null : level, tenant);
+  }
+
   /** A classic round: the prompt already prepared, nothing to finish. */
   public static LlmRoundRequest classic(String woId, String sessionId, String agentClass, String contractId,
       String promptRef, List<EntryRef> transcript, List<String> allowedTools, int round, long tokenBudgetRemaining,
@@ -169,7 +188,8 @@ public record LlmRoundRequest(
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
         closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null),
-        stream.map(StreamTo::publisher).orElse(null), stream.map(StreamTo::key).orElse(null), recordPlan);
+        stream.map(StreamTo::publisher).orElse(null), stream.map(StreamTo::key).orElse(null), usdBudgetRemaining,
+        usdBudgetLevel, tenant, recordPlan);
   }
 
   /**
@@ -200,7 +220,7 @@ public record LlmRoundRequest(
         : Optional.of(new StreamTo(w.streamPublisher(), w.streamKey()));
     return new LlmRoundRequest(w.woId(), w.sessionId(), w.agentClass(), w.contractId(), prompt, w.transcript(),
         w.allowedTools(), w.round(), w.tokenBudgetRemaining(), Overrides.of(w.maxTokens(), w.temperature()), closing,
-        stream);
+        stream, w.usdBudgetRemaining(), w.usdBudgetLevel(), w.tenant());
   }
 
   /** The request as activity inputs have always carried it: flat, snake_case, unset parts absent. */
@@ -224,5 +244,8 @@ public record LlmRoundRequest(
       WoType woType,
       String streamPublisher,
       String streamKey,
+      Double usdBudgetRemaining,
+      String usdBudgetLevel,
+      String tenant,
       Boolean recordPlan) {}
 }

@@ -41,7 +41,12 @@ public record PromptRequest(
     String workflowId,
     String runId,
     String activityId,
-    Integer attempt) {
+    Integer attempt,
+    Double usdBudgetRemaining,
+    String usdBudgetLevel,
+    String tenant,
+    List<FallbackModel> fallback,
+    Integer hop) {
 
   public PromptRequest {
     Objects.requireNonNull(contractId, "contract_id");
@@ -50,6 +55,7 @@ public record PromptRequest(
     messages = List.copyOf(Objects.requireNonNull(messages, "messages"));
     tools = tools == null ? List.of() : List.copyOf(tools);
     outputSchema = outputSchema == null ? null : outputSchema.deepCopy();
+    fallback = fallback == null ? null : List.copyOf(fallback);
   }
 
   public static Builder builder() {
@@ -80,6 +86,11 @@ public record PromptRequest(
     b.runId = runId;
     b.activityId = activityId;
     b.attempt = attempt;
+    b.usdBudgetRemaining = usdBudgetRemaining;
+    b.usdBudgetLevel = usdBudgetLevel;
+    b.tenant = tenant;
+    b.fallback = fallback;
+    b.hop = hop;
     return b;
   }
 
@@ -107,6 +118,11 @@ public record PromptRequest(
     private String runId;
     private String activityId;
     private Integer attempt;
+    private Double usdBudgetRemaining;
+    private String usdBudgetLevel;
+    private String tenant;
+    private List<FallbackModel> fallback;
+    private Integer hop;
 
     public Builder contractId(String v) { contractId = v; return this; }
     public Builder promptPackId(String v) { promptPackId = v; return this; }
@@ -130,11 +146,20 @@ public record PromptRequest(
     public Builder runId(String v) { runId = v; return this; }
     public Builder activityId(String v) { activityId = v; return this; }
     public Builder attempt(Integer v) { attempt = v; return this; }
+    /** Issue 23: US dollars left of the tightest dollar budget above the call, and its level (null: none). */
+    public Builder usdBudget(Double left, String level) { usdBudgetRemaining = left; usdBudgetLevel = level; return this; }
+    /** Issue 23: the session's tenant (null: {@code default}). */
+    public Builder tenant(String v) { tenant = v; return this; }
+    /** Issue 23: the models to try next, in order (null: the gateway's default chain; empty: none). */
+    public Builder fallback(List<FallbackModel> v) { fallback = v; return this; }
+    /** Issue 23: which model of the chain this is (null or 0: the first). */
+    public Builder hop(Integer v) { hop = v; return this; }
 
     public PromptRequest build() {
       return new PromptRequest(contractId, promptPackId, agentId, agentClass, frameworkId, workOrderId,
           sessionId, tier, system, messages, tools, maxTokens, temperature, provider, model, structuredOutput,
-          outputSchema, tokenBudgetRemaining, workflowId, runId, activityId, attempt);
+          outputSchema, tokenBudgetRemaining, workflowId, runId, activityId, attempt, usdBudgetRemaining,
+          usdBudgetLevel, tenant, fallback, hop);
     }
   }
 }

@@ -17,6 +17,9 @@ import java.util.Objects;
  * @param allowedTools tool names the LLM may call (a subset of the agent's tools)
  * @param maxTokens optional per-call output cap tighter than the contract's boundary
  * @param temperature optional override of the contract's temperature (quality-gate retries)
+ * @param usdBudget issue 23: US dollars this WO may spend in total (null: no dollar cap): what is left of
+ *     the tightest dollar budget above it when it was made
+ * @param usdLevel the level of that budget, {@code work_order} or {@code session} (null with no cap)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -28,7 +31,9 @@ public record WoConstraints(
     int timeoutSeconds,
     List<String> allowedTools,
     Integer maxTokens,
-    Double temperature) {
+    Double temperature,
+    Double usdBudget,
+    String usdLevel) {
 
   public WoConstraints {
     Objects.requireNonNull(promptContractId, "prompt_contract_id");
@@ -41,7 +46,20 @@ public record WoConstraints(
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
   }
 
+  /** Constraints without a dollar cap (before issue 23). */
+  public WoConstraints(String promptContractId, long tokenBudget, int turnLimit, int timeoutSeconds,
+      List<String> allowedTools, Integer maxTokens, Double temperature) {
+    this(promptContractId, tokenBudget, turnLimit, timeoutSeconds, allowedTools, maxTokens, temperature, null, null);
+  }
+
   public WoConstraints withOverrides(Integer newMaxTokens, Double newTemperature) {
-    return new WoConstraints(promptContractId, tokenBudget, turnLimit, timeoutSeconds, allowedTools, newMaxTokens, newTemperature);
+    return new WoConstraints(promptContractId, tokenBudget, turnLimit, timeoutSeconds, allowedTools, newMaxTokens,
+        newTemperature, usdBudget, usdLevel);
+  }
+
+  /** The same constraints with a dollar cap of {@code usd} from the {@code level} budget. */
+  public WoConstraints withUsd(double usd, String level) {
+    return new WoConstraints(promptContractId, tokenBudget, turnLimit, timeoutSeconds, allowedTools, maxTokens,
+        temperature, usd, level);
   }
 }

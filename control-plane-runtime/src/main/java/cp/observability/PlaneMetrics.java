@@ -25,6 +25,8 @@ public final class PlaneMetrics {
   public static final String LLM_LATENCY = "cp.llm.latency";
   public static final String LLM_TOKENS = "cp.llm.tokens";
   public static final String LLM_COST = "cp.llm.cost.usd";
+  /** Issue 23: what answered calls cost, by tenant, agent class and model ({@code cp_spend_usd_total}). */
+  public static final String SPEND = "cp.spend.usd";
   public static final String GATE_REJECTIONS = "cp.quality.gate.rejections";
   public static final String GATE_ESCALATIONS = "cp.quality.gate.escalations";
   public static final String DEGRADATIONS = "cp.degradations";
@@ -118,6 +120,16 @@ public final class PlaneMetrics {
    * One LLM round trip the gateway made (not one it answered from the ledger), by provider, model
    * and outcome ({@code success} or the failure code), with its tokens and cost.
    */
+  /** Issue 23: an answered call's cost in US dollars, for its session's tenant and agent class. */
+  public void spend(String tenant, String agentClass, String model, double costUsd) {
+    if (registry == null || costUsd <= 0) {
+      return;
+    }
+    Counter.builder(SPEND).description("What answered model calls cost in US dollars, by tenant, agent class and model")
+        .tags("tenant", label(tenant), "agent_class", label(agentClass), "model", label(model)).register(registry)
+        .increment(costUsd);
+  }
+
   public void llmRound(String provider, String model, String outcome, long nanos, long inputTokens,
       long outputTokens, double costUsd) {
     if (registry == null) {
@@ -140,7 +152,7 @@ public final class PlaneMetrics {
     }
     genAi(p, m, outcome, nanos, inputTokens, outputTokens);
     if (costUsd > 0) {
-      Counter.builder(LLM_COST).description("LLM cost in US dollars (CP_PRICE_* pricing)")
+      Counter.builder(LLM_COST).description("LLM cost in US dollars (the price table, CP_PRICES_FILE, CP_PRICE_*)")
           .tags("provider", p, "model", m).register(registry).increment(costUsd);
     }
   }

@@ -2,12 +2,10 @@ package cp.worker;
 
 import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
-import cp.gateway.Pricing;
+import cp.gateway.PriceTable;
 import cp.gateway.ProviderFactory;
 import cp.gateway.ProviderSelection;
-import cp.gateway.ProviderType;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -15,27 +13,23 @@ import java.util.function.Supplier;
 /**
  * The gateway's providers: the worker's own, and one per defined agent whose model is an endpoint
  * of its own ({@link cp.agents.AgentModels}), each under its route id ({@code openai@WEATHER}), so
- * EXCHANGE records and the circuit breakers tell them apart. Prices: the provider type's list
- * prices for an agent's endpoint (the CP_PRICE_* variables price the worker's provider).
+ * EXCHANGE records and the circuit breakers tell them apart. Prices are by model ({@link PriceTable}),
+ * whichever provider serves it.
  */
 final class AgentProviders {
   private AgentProviders() {}
 
-  /** The providers and their prices, the worker's first. */
-  record Set(List<LlmProvider> providers, Map<String, Pricing> prices) {}
-
-  static Set of(LlmProvider worker, Pricing workerPricing, Map<String, ProviderSelection> routes,
+  /** The providers, the worker's first. */
+  static List<LlmProvider> of(LlmProvider worker, Map<String, ProviderSelection> routes,
       Supplier<LlmProvider> offline) {
     List<LlmProvider> providers = new ArrayList<>(List.of(worker));
-    Map<String, Pricing> prices = new HashMap<>(Map.of(worker.id(), workerPricing));
     ProviderFactory factory = new ProviderFactory(offline);
     routes.forEach((id, selection) -> {
       if (!id.equals(worker.id())) {
         providers.add(new Routed(id, factory.create(selection)));
-        prices.put(id, listPrices(selection.type()));
       }
     });
-    return new Set(providers, prices);
+    return providers;
   }
 
   /**
@@ -45,11 +39,6 @@ final class AgentProviders {
   static void registerKeys(cp.observability.SecretMasker masker, Map<String, ProviderSelection> routes) {
     routes.forEach((id, selection) -> selection.settings().filter(s -> s.apiKey().isPresent())
         .ifPresent(s -> masker.register("model key of " + id, s.apiKey().reveal())));
-  }
-
-  private static Pricing listPrices(ProviderType type) {
-    return type == ProviderType.ANTHROPIC ? PlaneConfig.ANTHROPIC_DEFAULT_PRICING
-        : type == ProviderType.OPENAI ? PlaneConfig.OPENAI_DEFAULT_PRICING : Pricing.FREE;
   }
 
   /** A provider known to the gateway under an agent's route id. */

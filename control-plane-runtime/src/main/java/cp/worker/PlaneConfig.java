@@ -4,11 +4,10 @@ import cp.contracts.Catalog;
 import cp.contracts.CatalogRequirements;
 import cp.contracts.ResourceSource;
 import cp.gateway.CircuitBreakerConfig;
-import cp.gateway.Pricing;
+import cp.gateway.PriceTable;
 import cp.gateway.ProviderConfigException;
 import cp.gateway.ProviderFactory;
 import cp.gateway.ProviderSelection;
-import cp.gateway.ProviderType;
 import cp.gateway.Secret;
 import cp.ledger.LedgerSettings;
 import cp.agents.AgentDefinitions;
@@ -38,7 +37,7 @@ import java.util.TreeSet;
 public record PlaneConfig(
     Path home,
     ProviderSelection provider,
-    Pricing pricing,
+    PriceTable prices,
     CircuitBreakerConfig breaker,
     LedgerSettings ledgers,
     WorkerSettings worker,
@@ -55,9 +54,6 @@ public record PlaneConfig(
   public static final String DEFAULT_NAMESPACE = "default";
   /** The variable naming a directory whose resource files add to (or replace, file by file) the built-in ones. */
   public static final String RESOURCES_DIR = "CP_RESOURCES_DIR";
-  /** List prices (USD per million tokens) of the default models; override with CP_PRICE_*_PER_MTOK. */
-  static final Pricing ANTHROPIC_DEFAULT_PRICING = new Pricing(3.0, 15.0);
-  static final Pricing OPENAI_DEFAULT_PRICING = new Pricing(0.15, 0.60);
 
   /**
    * What this plane's code needs from a catalog: the contracts its workflows plan under and only
@@ -108,7 +104,7 @@ public record PlaneConfig(
 
   /** The same configuration with tools and agent definitions registered in code. */
   public PlaneConfig withExtensions(PlaneExtensions more) {
-    return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, temporalAddress, namespace, temporalApiKey,
+    return new PlaneConfig(home, provider, prices, breaker, ledgers, worker, temporalAddress, namespace, temporalApiKey,
         tls, payloadKey, resourcesDir, env, more);
   }
 
@@ -152,7 +148,7 @@ public record PlaneConfig(
    */
   @Override
   public String toString() {
-    return "PlaneConfig[home=" + home + ", provider=" + provider + ", pricing=" + pricing + ", breaker=" + breaker
+    return "PlaneConfig[home=" + home + ", provider=" + provider + ", prices=" + prices.models() + " models" + ", breaker=" + breaker
         + ", ledgers=" + ledgers + ", worker=" + worker + ", temporalAddress=" + temporalAddress + ", namespace="
         + namespace + ", temporalApiKey=" + temporalApiKey + ", tls=" + tls + ", payloadKey=" + payloadKey
         + ", resourcesDir=" + resourcesDir + ", env=" + new TreeSet<>(env.keySet()) + " (values not shown), extensions="
@@ -161,7 +157,7 @@ public record PlaneConfig(
 
   /** The same configuration with other ledger settings (a test gives the store its own hooks). */
   public PlaneConfig withLedgers(LedgerSettings other) {
-    return new PlaneConfig(home, provider, pricing, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
+    return new PlaneConfig(home, provider, prices, breaker, other, worker, temporalAddress, namespace, temporalApiKey,
         tls, payloadKey, resourcesDir, env, extensions);
   }
 
@@ -198,10 +194,12 @@ public record PlaneConfig(
     CircuitBreakerConfig breaker = new CircuitBreakerConfig(
         (int) number(env, "CP_BREAKER_FAILURES", CircuitBreakerConfig.DEFAULT_FAILURE_THRESHOLD),
         Duration.ofMillis(number(env, "CP_BREAKER_COOLDOWN_MS", CircuitBreakerConfig.DEFAULT_COOLDOWN.toMillis())));
-    Pricing base = provider.type() == ProviderType.ANTHROPIC ? ANTHROPIC_DEFAULT_PRICING
-        : provider.type() == ProviderType.OPENAI ? OPENAI_DEFAULT_PRICING : Pricing.FREE;
-    Pricing pricing = new Pricing(decimal(env, "CP_PRICE_INPUT_PER_MTOK", base.inputPerMillion()),
-        decimal(env, "CP_PRICE_OUTPUT_PER_MTOK", base.outputPerMillion()));
+    PriceTable prices;
+    try {
+      prices = PriceTable.fromEnv(env, provider.type().id());
+    } catch (ProviderConfigException e) {
+      throw new ConfigException(e.variable(), e.getMessage(), e);
+    }
     String address = blankToNull(env.get("TEMPORAL_ADDRESS"));
     if (address != null && !address.matches("[A-Za-z0-9._\\-\\[\\]:]+:\\d{1,5}")) {
       throw new ConfigException("TEMPORAL_ADDRESS", "TEMPORAL_ADDRESS='" + address
@@ -210,7 +208,7 @@ public record PlaneConfig(
     String namespace = env.getOrDefault("TEMPORAL_NAMESPACE", DEFAULT_NAMESPACE);
     Secret apiKey = env.get("TEMPORAL_API_KEY") == null || env.get("TEMPORAL_API_KEY").isBlank() ? Secret.NONE
         : Secret.of(env.get("TEMPORAL_API_KEY").trim());
-    return new PlaneConfig(home, provider, pricing, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
+    return new PlaneConfig(home, provider, prices, breaker, ledgers, worker, address, namespace, apiKey, tls(env),
         PayloadKey.fromEnv(env), resourcesDir(env), env, PlaneExtensions.NONE);
   }
 
@@ -326,21 +324,6 @@ public record PlaneConfig(
     return v == null ? fallback : EnvNumbers.positive(var, v, Long.MAX_VALUE, "a positive whole number");
   }
 
-  private static double decimal(Map<String, String> env, String var, double fallback) {
-    String v = blankToNull(env.get(var));
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      double d = Double.parseDouble(v.trim());
-      if (d < 0 || Double.isNaN(d) || Double.isInfinite(d)) {
-        throw new NumberFormatException();
-      }
-      return d;
-    } catch (NumberFormatException e) {
-      throw new ConfigException(var, var + "='" + v + "' is not a price in US dollars per million tokens");
-    }
-  }
 
   private static String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s.trim();
@@ -362,7 +345,10 @@ public record PlaneConfig(
       rows.add(new String[] {"model", s.defaultModel()});
       rows.add(new String[] {"provider API key", s.apiKey().toString()});
     });
-    rows.add(new String[] {"prices (USD/Mtok in/out)", pricing.inputPerMillion() + " / " + pricing.outputPerMillion()});
+    rows.add(new String[] {"prices", prices.models() + " models (shipped list prices" + (blankToNull(env.get(
+        PriceTable.PRICES_FILE)) == null ? "" : " and " + PriceTable.PRICES_FILE + "=" + env.get(PriceTable.PRICES_FILE))
+        + "); other models " + prices.providerDefault(provider.type().id()).map(p -> p.inputPerMillion() + " / "
+        + p.outputPerMillion() + " USD/Mtok in/out (CP_PRICE_*)").orElse("cost unknown (set CP_PRICE_*)")});
     rows.add(new String[] {"circuit breaker", breaker.failureThreshold() + " failures, " + breaker.cooldown().toMillis()
         + " ms cooldown"});
     rows.add(new String[] {"ledger store", ledgers.database() == null ? "JSONL files under CP_HOME (set "

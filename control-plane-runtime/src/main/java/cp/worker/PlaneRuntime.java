@@ -58,8 +58,13 @@ public final class PlaneRuntime implements AutoCloseable {
   /** The defined agents, Java tools and MCP servers (CP_AGENTS_DIR, CP_TOOLS_PATH), or null without them. */
   private final PlaneAgents agents;
 
+  /** Issue 23: the tenants' caps and counters (closed with the runtime). */
+  private final cp.gateway.TenantGuard tenants;
+
   private PlaneRuntime(PlaneConfig config, Catalog catalog, Ledgers ledgers, LlmProvider provider, Gateway gateway,
-      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents) {
+      ToolExecutor tools, Clock clock, SecretMasker masker, ProcessServices services, PlaneAgents agents,
+      cp.gateway.TenantGuard tenants) {
+    this.tenants = tenants;
     this.agents = agents;
     this.config = config;
     this.masker = masker;
@@ -101,7 +106,9 @@ public final class PlaneRuntime implements AutoCloseable {
             telemetry, services.faults(), replies),
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
             telemetry),
-        new SessionActivitiesImpl(catalog, ledgers, context, telemetry), new cp.activities.ApprovalActivitiesImpl(ledgers),
+        new SessionActivitiesImpl(catalog, ledgers, context, telemetry,
+            new cp.activities.AgentPrices(catalog, gateway, defaultModel)),
+        new cp.activities.ApprovalActivitiesImpl(ledgers),
         new cp.activities.CatalogActivitiesImpl(catalog)};
   }
 
@@ -186,16 +193,48 @@ public final class PlaneRuntime implements AutoCloseable {
         return List.of("$: " + e.getMessage());
       }
     };
-    AgentProviders.Set providers = AgentProviders.of(provider, config.pricing(),
-        agents == null ? Map.of() : agents.modelRoutes(), () -> new OfflineProvider(catalog.schemaValidator()::validate));
-    Gateway gateway = new Gateway(providers.providers(), ledgers.hot(),
-        new GatewayConfig(provider.id(), providers.prices()), validator,
+    WorkerFallbacks.Chain chain = WorkerFallbacks.of(config.env(), config.provider());
+    Map<String, cp.gateway.ProviderSelection> routes = new java.util.LinkedHashMap<>(chain.routes());
+    routes.putAll(agents == null ? Map.of() : agents.modelRoutes());
+    AgentProviders.registerKeys(masker, chain.routes());
+    List<LlmProvider> providers = AgentProviders.of(provider, routes,
+        () -> new OfflineProvider(catalog.schemaValidator()::validate));
+    cp.gateway.TenantGuard tenants;
+    try {
+      tenants = TenantSpend.guard(config, clock);
+    } catch (RuntimeException e) {
+      ledgers.close();
+      if (agents != null) {
+        agents.close();
+      }
+      throw e;
+    }
+    Gateway gateway = new Gateway(providers, ledgers.hot(),
+        new GatewayConfig(provider.id(), workerPrices(config, provider), chain.models(), chain.rateLimitWait()),
+        validator,
         id -> new CircuitBreaker(id, config.breaker()), clock,
-        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry());
+        ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry(), tenants);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
+    java.util.List<String> unpriced = new cp.activities.AgentPrices(catalog, gateway,
+        config.provider().settings().map(s -> s.defaultModel()).orElse(null)).unpriced(cp.model.ContractIds.PLANNED);
+    if (!unpriced.isEmpty()) {
+      tenants.close();
+      ledgers.close();
+      if (agents != null) {
+        agents.close();
+      }
+      throw new ConfigException(cp.gateway.PriceTable.PRICES_FILE, String.join("; ", unpriced));
+    }
     ToolExecutor executor = tools.apply(new Deps(catalog, ledgers, config.catalogSource(),
         ToolSettings.fromEnv(config.env()), java.util.Optional.ofNullable(agents), config.javaToolTimeout()));
-    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents);
+    return new PlaneRuntime(config, catalog, ledgers, provider, gateway, executor, clock, masker, services, agents,
+        tenants);
+  }
+
+  /** The price table, with CP_PRICE_* for the models of the provider this runtime was given (an embedder's own). */
+  private static cp.gateway.PriceTable workerPrices(PlaneConfig config, LlmProvider provider) {
+    return config.prices().providerDefault(config.provider().type().id())
+        .map(p -> config.prices().withProvider(provider.id(), p)).orElse(config.prices());
   }
 
   /**
@@ -279,6 +318,7 @@ public final class PlaneRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    tenants.close();
     ledgers.close();
     if (agents != null) {
       agents.close();

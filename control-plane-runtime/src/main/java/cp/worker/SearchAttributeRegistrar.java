@@ -24,6 +24,7 @@ public final class SearchAttributeRegistrar {
     m.put(CpSearchAttributes.SESSION_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     m.put(CpSearchAttributes.AGENT_CLASS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     m.put(CpSearchAttributes.TURN.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+    m.put(CpSearchAttributes.TENANT.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     return m;
   }
 

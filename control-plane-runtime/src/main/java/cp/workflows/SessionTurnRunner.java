@@ -37,8 +37,12 @@ final class SessionTurnRunner {
   /** Hears the id of each turn workflow as it starts (the session takes approvals from it alone). */
   private final Consumer<String> onTurnStarted;
 
+  /** Issue 23: the session's tenant, handed to each turn (its calls record it). */
+  private final String tenant;
+
   SessionTurnRunner(SessionActivities session, SessionLifecycle life, SessionResults results, Degradation degradation,
-      boolean round2, Consumer<String> onTurnStarted) {
+      boolean round2, Consumer<String> onTurnStarted, String tenant) {
+    this.tenant = tenant;
     this.session = session;
     this.life = life;
     this.results = results;
@@ -48,8 +52,8 @@ final class SessionTurnRunner {
   }
 
   /** Turn {@code n} with {@code remaining} session tokens: under the deadline from {@link SessionVersions#ROUND2_SESSION} on. */
-  TurnResult run(int n, String text, long remaining) {
-    return round2 ? runWithDeadline(n, text, remaining) : runTurn(n, text, remaining);
+  TurnResult run(int n, String text, long remaining, Double usdSpent) {
+    return round2 ? runWithDeadline(n, text, remaining, usdSpent) : runTurn(n, text, remaining, usdSpent);
   }
 
   /**
@@ -59,14 +63,14 @@ final class SessionTurnRunner {
    * cancellation request; the session does not wait for them) and the user gets an honest error
    * with what the turn spent, read from its EXCHANGE records.
    */
-  private TurnResult runWithDeadline(int n, String text, long remaining) {
+  private TurnResult runWithDeadline(int n, String text, long remaining, Double usdSpent) {
     long limit = life.profile().turnTimeoutSeconds();
     if (limit <= 0) {
-      return runTurn(n, text, remaining);
+      return runTurn(n, text, remaining, usdSpent);
     }
     List<Promise<TurnResult>> work = new ArrayList<>(1);
     CancellationScope scope = Workflow.newCancellationScope(
-        () -> work.add(Async.function(() -> runTurn(n, text, remaining))));
+        () -> work.add(Async.function(() -> runTurn(n, text, remaining, usdSpent))));
     scope.run();
     Promise<TurnResult> result = work.get(0);
     // A timer of its own, cancelled once the turn is answered: Workflow.await(timeout, ...) would
@@ -88,7 +92,7 @@ final class SessionTurnRunner {
     return results.costed(n, deadlineMessage(limit), TurnOutcome.ERROR, TURN_DEADLINE_EXCEEDED, spent, null);
   }
 
-  private TurnResult runTurn(int n, String text, long remaining) {
+  private TurnResult runTurn(int n, String text, long remaining, Double usdSpent) {
     String sessionId = life.sessionId();
     AgentProfile profile = life.profile();
     String childId = WorkOrderIds.turnWorkflow(sessionId, n);
@@ -103,7 +107,7 @@ final class SessionTurnRunner {
     TurnWorkflow child = Workflow.newChildWorkflowStub(TurnWorkflow.class, options);
     onTurnStarted.accept(childId);
     try {
-      return child.run(new TurnInput(sessionId, n, text, remaining, profile));
+      return child.run(new TurnInput(sessionId, n, text, remaining, profile, usdSpent, tenant));
     } catch (ChildWorkflowFailure f) {
       if (round2 && CancellationScope.current().isCancelRequested()) {
         // The turn's deadline passed and the session has answered; a cancelled turn is not a

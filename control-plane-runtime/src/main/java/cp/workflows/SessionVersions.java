@@ -49,6 +49,19 @@ final class SessionVersions {
    * call's cost.
    */
   static final String ROUND2_SESSION = "round2-session";
+  /**
+   * Issue 23: from version 1 on, the session sets CpTenant (its start input's tenant, else
+   * {@code default}) among its own search attributes.
+   */
+  static final String TENANT = "tenant";
+  /**
+   * Issue 23: from version 1 on, a session whose agent has a dollar cap refuses a turn up front when
+   * its {@code budget.session_usd} cannot pay for the turn's smallest call ({@link SessionDollars}),
+   * and hands each turn what it has spent in dollars, so the turn's work orders reserve each call's
+   * worst case against the tightest of the work order's and the session's dollar budgets. The turn
+   * asks the same id ({@link TurnWorkflowImpl#DOLLAR_BUDGETS}).
+   */
+  static final String DOLLAR_BUDGETS = "dollar-budgets";
   static final int ROUND2_VERSION = 1;
 
   private SessionVersions() {}

@@ -81,6 +81,12 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private int continueAsNewAfterTurns;
   /** The running turn's workflow id, while a turn runs; the only turn whose approvals the session takes. */
   private String runningTurnWorkflowId;
+  /** Issue 23: whose session it is (the start input's tenant, else {@code default}). */
+  private String tenant;
+  /** Whether this run has the {@link SessionVersions#TENANT} behaviour (CpTenant among its own search attributes). */
+  private boolean tenantAttribute;
+  /** Whether this run has the {@link SessionVersions#DOLLAR_BUDGETS} behaviour. */
+  private boolean dollars;
 
   // ------------------------------------------------------------------ the life of a session
 
@@ -95,6 +101,10 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         SessionVersions.ROUND2_VERSION) >= SessionVersions.ROUND2_VERSION;
     boolean startFirst = Workflow.getVersion(SessionVersions.START_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1;
     boolean defend = Workflow.getVersion(SessionVersions.CONTRACT_DEFENCE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenantAttribute = Workflow.getVersion(SessionVersions.TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenant = in.tenantOrDefault();
+    dollars = Workflow.getVersion(SessionVersions.DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    admission.checkDollars(dollars);
     approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
       StartContract.refuseBadStart(in);
@@ -102,7 +112,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     life.identify(in.sessionId(), in.agentClass(), startFirst);
     SessionResults results = new SessionResults(in.sessionId(), round2);
     turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2),
-        round2, id -> runningTurnWorkflowId = id);
+        round2, id -> runningTurnWorkflowId = id, tenant);
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;
     start(in.carried(), defend);
@@ -119,7 +129,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
         Workflow.await(Workflow::isEveryHandlerFinished);
         approvals.stopWatching(watcher);
         Workflow.continueAsNew(new SessionInput(life.sessionId(), life.agentClass(), snapshot(),
-            continueAsNewAfterTurns));
+            continueAsNewAfterTurns).withTenant(tenant));
       }
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
@@ -135,7 +145,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       life.profileLoaded(profile, Workflow.currentTimeMillis(), 1);
       ObjectNode meta = Json.object().put("session_id", life.sessionId()).put("agent_class", life.agentClass())
           .put("agent_id", profile.agentId()).put("session_token_limit", profile.sessionTokenLimit())
-          .put("turn_limit", profile.turnLimit());
+          .put("turn_limit", profile.turnLimit()).put("tenant", tenant);
       session.record(new SessionEvent(EventType.SESSION_START.wire(), EventType.SESSION_START.wire(),
           life.sessionId(), "STARTED", "session started for " + life.agentClass(), meta));
     } else {
@@ -200,7 +210,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
    */
   private void setOwnSearchAttributes() {
     var current = Workflow.getTypedSearchAttributes();
-    List<SearchAttributeUpdate<?>> updates = new ArrayList<>(3);
+    List<SearchAttributeUpdate<?>> updates = new ArrayList<>(4);
     if (!life.sessionId().equals(current.get(CpSearchAttributes.SESSION_ID))) {
       updates.add(CpSearchAttributes.SESSION_ID.valueSet(life.sessionId()));
     }
@@ -209,6 +219,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     if (!Long.valueOf(account.turns()).equals(current.get(CpSearchAttributes.TURN))) {
       updates.add(CpSearchAttributes.TURN.valueSet((long) account.turns()));
+    }
+    if (tenantAttribute && !tenant.equals(current.get(CpSearchAttributes.TENANT))) {
+      updates.add(CpSearchAttributes.TENANT.valueSet(tenant));
     }
     if (!updates.isEmpty()) {
       Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate<?>[]::new));
@@ -238,7 +251,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       }
       int n = account.turns() + 1;
       long remaining = account.remaining(life.profile().sessionTokenLimit());
-      TurnResult r = turns.run(n, request.text(), remaining);
+      // Issue 23: the turn's work orders reserve against the session's dollars left (what it spent so far).
+      Double usdSpent = dollars && life.profile().hasUsdCap() ? account.cost() : null;
+      TurnResult r = turns.run(n, request.text(), remaining, usdSpent);
       account.count(n, r);
       Workflow.upsertTypedSearchAttributes(CpSearchAttributes.TURN.valueSet((long) n));
       return r.withCost(r.costSummary().withSession(account.tokensUsed(), tokensLeft()));

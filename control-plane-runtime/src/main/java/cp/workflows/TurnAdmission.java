@@ -19,10 +19,17 @@ import java.util.Optional;
 final class TurnAdmission {
   private final SessionLifecycle life;
   private final SessionAccount account;
+  /** Whether the run is at {@link SessionVersions#DOLLAR_BUDGETS} 1 (issue 23): the session's dollar budget is checked. */
+  private boolean dollars;
 
   TurnAdmission(SessionLifecycle life, SessionAccount account) {
     this.life = life;
     this.account = account;
+  }
+
+  /** Set once per run, before the profile is loaded: whether the session's dollar budget is checked. */
+  void checkDollars(boolean on) {
+    dollars = on;
   }
 
   /**
@@ -60,6 +67,12 @@ final class TurnAdmission {
     Optional<Refusal.Problem> budget = budgetProblem(profile, request.text());
     if (budget.isPresent()) {
       return budget;
+    }
+    if (dollars) {
+      Optional<Refusal.Problem> usd = SessionDollars.problem(sessionId, profile, account.cost(), request.text());
+      if (usd.isPresent()) {
+        return usd;
+      }
     }
     if (life.lifetimeOver(Workflow.currentTimeMillis())) {
       return refusedFor("session " + sessionId + " has reached its lifetime of " + profile.timeoutSeconds()

@@ -66,6 +66,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    * records WO_CHAIN_COMPLETE with outcome {@code turn_deadline_exceeded} before it ends.
    */
   static final String ROUND2_TURN = "round2-turn";
+  /** Issue 23 ({@link SessionVersions#DOLLAR_BUDGETS}): from version 1 on, work orders carry the turn's dollar budgets. */
+  static final String DOLLAR_BUDGETS = SessionVersions.DOLLAR_BUDGETS;
   static final int ROUND2_VERSION = 1;
   /** Issue 21: a work order's first LLM round writes its WO_PLANNED and WO_DISPATCHED, not a local activity. */
   static final String PLAN_IN_ROUND = "plan-in-round";
@@ -124,6 +126,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private boolean round2;
   private boolean planInRound;
+  /** Issue 23: the turn's dollar budgets (off unless the session handed them over). */
+  private TurnDollars dollars;
 
   @Override
   public TurnResult run(TurnInput in) {
@@ -169,16 +173,19 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   private TurnResult steps(TurnInput in, Ho2EventLog log, boolean lean) {
     AgentProfile p = in.profile();
+    dollars = TurnDollars.of(in, lean && in.sessionUsdSpent() != null
+        && Workflow.getVersion(DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1);
     approvals = new ApprovalGate(approvalsLocal, approvalLookup, p, in.sessionId(), in.turn(), this::step);
-    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, this::step, lean, approvals::decide, live);
+    WorkOrderRunner runner = new WorkOrderRunner(ho1, ho1Local, this::step, lean, approvals::decide, live)
+        .forTenant(in.tenant());
     int seq = 0;
 
     // Step 2a: classify.
     step("classify");
     ObjectNode classifyInput = Json.object().put("user_input", in.userMessage());
     WorkOrder classify = plan(in, ++seq, WoType.CLASSIFY, classifyInput,
-        new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT, p.woTimeoutSeconds(), List.of(),
-            null, null));
+        dollars.apply(new WoConstraints(ContractIds.CLASSIFY, woBudget(p, in), CLASSIFY_TURN_LIMIT,
+            p.woTimeoutSeconds(), List.of(), null, null), spent.cost()));
     WorkOrder classified = execute(runner, log, classify, p);
     if (isBudgetFailure(classified)) {
       return budgetExhausted(in, log, classified);
@@ -200,10 +207,14 @@ public class TurnWorkflowImpl implements TurnWorkflow {
       if (remaining(in) <= 0) {
         return budgetExhausted(in, log, null);
       }
+      if (dollars.sessionSpent(spent.cost())) {
+        return dollarsExhausted(in, log, null);
+      }
       step(attempt == 0 ? "synthesize" : "synthesize (retry " + attempt + ")");
       ObjectNode input = SynthesizeInput.of(in.userMessage(), classification, context, feedback, p);
-      WoConstraints constraints = new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in), p.woTurnLimit(),
-          p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE);
+      WoConstraints constraints = dollars.apply(new WoConstraints(ContractIds.SYNTHESIZE, woBudget(p, in),
+          p.woTurnLimit(), p.woTimeoutSeconds(), p.toolIds(), null, attempt == 0 ? null : RETRY_TEMPERATURE),
+          spent.cost());
       WorkOrder synth = execute(runner, log, plan(in, ++seq, WoType.SYNTHESIZE, input, constraints), p);
       if (isBudgetFailure(synth)) {
         return budgetExhausted(in, log, synth);
@@ -318,6 +329,16 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    *     budget was spent before the next one could start)
    */
   private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
+    if (failed != null && cp.model.UsdBudgets.isTenantRefusal(failed.error().message())) {
+      // Issue 23: the tenant's daily or monthly cap, with when it resets; never a session's or work order's advice.
+      String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
+      return result(in, "This turn stopped before it had an answer: " + failed.error().message() + ". Try again after"
+          + " the reset, or have an operator raise the tenant's cap (" + cp.model.UsdBudgets.TENANTS_FILE + ").",
+          TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+    }
+    if (dollars.refusedFor(failed)) {
+      return dollarsExhausted(in, log, failed);
+    }
     String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
     long limit = in.profile().sessionTokenLimit();
     long used = limit - remaining(in);
@@ -329,6 +350,13 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     }
     return result(in, "This session's token budget is used up (" + Math.max(0, used) + " of " + limit
         + " tokens). Start a new session to continue.", TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
+  }
+
+  /** Issue 23: a dollar budget stopped the turn ({@code failed} null: the session's was spent before a work order). */
+  private TurnResult dollarsExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
+    String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
+    return result(in, dollars.message(failed, spent.cost()), TurnOutcome.ERROR, false, hash,
+        WoErrorCode.BUDGET_EXHAUSTED);
   }
 
   /** The session's budget ran out midway: a work order got what the session had left, and spent it. */

@@ -88,6 +88,15 @@ public final class WorkOrderRunner {
     this.approver = approver;
   }
 
+  /** Issue 23: the session's tenant, carried by every round (EXCHANGE records it for spend reports). */
+  private String tenant;
+
+  /** This runner, its rounds naming {@code tenantId} (null: none, as before issue 23). */
+  public WorkOrderRunner forTenant(String tenantId) {
+    this.tenant = tenantId;
+    return this;
+  }
+
   /** Decides whether a tool call may run (issue 15): null when it needs no person's decision. */
   @FunctionalInterface
   public interface ToolApprover {
@@ -163,7 +172,8 @@ public final class WorkOrderRunner {
           wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched, recordPlan)
               : new LlmRoundRequest.Prepared(promptRef), transcript, wo.constraints().allowedTools(), round,
           wo.tokensRemaining(), LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
-              wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType()));
+              wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType()))
+          .withUsd(usdLeft(wo), wo.constraints().usdLevel()).withTenant(tenant);
       try {
         r = remote.llmRound(streams.open(wo, round).map(request::streamingTo).orElse(request));
       } catch (ActivityFailure f) {
@@ -186,6 +196,12 @@ public final class WorkOrderRunner {
       }
       wo = tools.workOrder();
     }
+  }
+
+  /** Issue 23: the dollars the work order has left of its cap (what it spent is debited), or null without one. */
+  static Double usdLeft(WorkOrder wo) {
+    Double cap = wo.constraints().usdBudget();
+    return cap == null ? null : Math.max(0.0, cap - wo.cost().cost());
   }
 
   /** After a round's tools: the work order with their cost, or how it ended ({@code ended} set). */

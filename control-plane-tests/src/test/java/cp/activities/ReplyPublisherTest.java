@@ -65,7 +65,7 @@ class ReplyPublisherTest {
     p.text("e");
     p.finish("abcde");
     assertEquals("abcde", text(sent));
-    assertEquals(2, sent.get(0).attempt());
+    assertEquals(2 * ReplyPublisher.TAKES_PER_ATTEMPT, sent.get(0).attempt());
   }
 
   @Test
@@ -101,5 +101,24 @@ class ReplyPublisherTest {
     p.text("b");
     p.finish("ab");
     assertEquals(1, calls[0]);
+  }
+
+  /** Issue 23 with 24: a fallback model starts the text over as the attempt's next take. */
+  @Test
+  void aFallbackModelsText_startsOverAsTheNextTake() {
+    ReplyPublisher p = publisher(false);
+    p.text("The first model sa");
+    clock.addAndGet(1_000_000_000L);
+    p.text("id this");
+    p.restart();
+    p.text("Another");
+    clock.addAndGet(1_000_000_000L);
+    p.text(" answer");
+    p.finish("Another answer");
+
+    int first = 2 * ReplyPublisher.TAKES_PER_ATTEMPT;
+    assertEquals(List.of(first, first, first + 1, first + 1), sent.stream().map(ReplyBatch::attempt).toList());
+    assertEquals("The first model said this", text(sent.subList(0, 2)));
+    assertEquals("Another answer", text(sent.subList(2, 4)), "the take starts at offset 0");
   }
 }

@@ -97,7 +97,12 @@ final class GatewayHarness {
 
   /** Another gateway on the same ledger and clocks, in front of {@code p}, reporting to {@code telemetry}. */
   Gateway gatewayWith(LlmProvider p, cp.observability.Telemetry telemetry) {
-    return new Gateway(List.of(p), ledger, new GatewayConfig(p.id(), Map.of(PROVIDER, PRICE)), REQUIRED_FIELDS,
+    return gatewayWith(p, telemetry, new GatewayConfig(p.id(), Map.of(PROVIDER, PRICE)));
+  }
+
+  /** Another gateway on the same ledger and clocks, in front of {@code p}, priced by {@code config}. */
+  Gateway gatewayWith(LlmProvider p, cp.observability.Telemetry telemetry, GatewayConfig config) {
+    return new Gateway(List.of(p), ledger, config, REQUIRED_FIELDS,
         id -> new CircuitBreaker(id, new CircuitBreakerConfig(THRESHOLD, COOLDOWN), nanos::get), clock, spool,
         telemetry);
   }

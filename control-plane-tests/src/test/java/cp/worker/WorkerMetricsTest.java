@@ -49,8 +49,10 @@ class WorkerMetricsTest {
     anthropic.setDispatcher(new TurnTracingTest.MessagesApi());
     Map<String, String> env = new HashMap<>(PlaneFixture.env(home, Map.of("CP_PROVIDER", "anthropic",
         "ANTHROPIC_API_KEY", canaryKey, "ANTHROPIC_BASE_URL", anthropic.url("/").toString(),
-        // One dollar per input token, two per output token: the cost counter is then exact.
-        "CP_PRICE_INPUT_PER_MTOK", "1000000", "CP_PRICE_OUTPUT_PER_MTOK", "2000000")));
+        // One dollar per input token, two per output token: the cost counter is then exact. The model
+        // is in the shipped price table, so its price comes from CP_PRICES_FILE (issue 23).
+        cp.gateway.PriceTable.PRICES_FILE, java.nio.file.Files.writeString(home.resolve("prices.json"),
+            "{\"claude-sonnet-4-5\": {\"input_per_mtok\": 1000000, \"output_per_mtok\": 2000000}}").toString())));
     PrometheusMeterRegistry registry = MetricsRegistries.prometheus();
     Telemetry telemetry = Telemetry.fromEnv(env, registry);
     String sid;
@@ -97,6 +99,9 @@ class WorkerMetricsTest {
     assertEquals((double) out, value(after, "cp_llm_tokens_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\",type=\"output\"}"));
     assertEquals((double) (in + 2 * out), value(after, "cp_llm_cost_usd_total{model=\"claude-sonnet-4-5\",provider=\"anthropic\"}"),
         1e-6);
+    // Issue 23: the same dollars by tenant, agent class and model.
+    assertEquals((double) (in + 2 * out), value(after,
+        "cp_spend_usd_total{agent_class=\"ADMIN\",model=\"claude-sonnet-4-5\",tenant=\"default\"}"), 1e-6);
     assertEquals(2.0, value(after, "cp_tool_calls_total{origin=\"builtin\",status=\"ok\",tool=\"list_packages\"}"));
     assertEquals(0.0, value(after, "cp_circuit_breaker_state{provider=\"anthropic\"}"));
     assertTrue(value(after, "cp_ledger_append_seconds_count{store=\"file\",tier=\"hot\"}") >= hotAppendsAtLeast - 0.5,

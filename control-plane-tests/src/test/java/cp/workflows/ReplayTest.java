@@ -105,12 +105,20 @@ class ReplayTest {
   /** Issue 21 (plan-in-round 1): the same three turns, each work order's plan written by its first round. */
   static final List<String> PLAN_IN_ROUND_TURNS = List.of("plan-in-round-plain-turn.json",
       "plan-in-round-tool-loop-turn.json", "plan-in-round-gate-retry-turn.json");
+  /**
+   * Issue 23 (tenant 1, dollar-budgets 1): a session of tenant acme whose agent has dollar caps: one
+   * turn (its work orders reserve against them), a turn refused up front for the session's dollars
+   * (an Update refusal: not in the history), end.
+   */
+  static final String DOLLAR_SESSION_FILE = "dollar-budget-session.json";
+  /** Issue 23 (dollar-budgets 1): a turn whose synthesize call its work order's own dollar budget refused. */
+  static final String DOLLAR_TURN_FILE = "dollar-budget-turn.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
       PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
-      QUERIED_APPROVAL_TIMED_OUT_TURN);
+      QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
       CURRENT)
       .flatMap(List::stream).toList();
@@ -304,6 +312,21 @@ class ReplayTest {
         "recorded before the change");
   }
 
+  /** Issue 23: the new histories carry their markers; those recorded before do not. */
+  @Test
+  void dollarHistories_haveTheirVersionMarkers_andTheTenant() throws IOException {
+    WorkflowExecutionHistory session = history(DOLLAR_SESSION_FILE);
+    assertTrue(PlaneFixture.mentions(session, SessionVersions.TENANT), "no tenant marker");
+    assertTrue(PlaneFixture.mentions(session, SessionVersions.DOLLAR_BUDGETS), "no dollar-budgets marker");
+    assertTrue(PlaneFixture.mentions(session, "CpTenant"), "the session set CpTenant");
+    assertTrue(PlaneFixture.mentions(session, "session_usd_spent"), "the turn was handed the session's dollars");
+    WorkflowExecutionHistory turn = history(DOLLAR_TURN_FILE);
+    assertTrue(PlaneFixture.mentions(turn, TurnWorkflowImpl.DOLLAR_BUDGETS), "no dollar-budgets marker in the turn");
+    assertTrue(PlaneFixture.mentions(turn, "budget.work_order_usd"), "the turn named the work order's dollar budget");
+    assertFalse(PlaneFixture.mentions(history("lean-plain-session.json"), SessionVersions.DOLLAR_BUDGETS),
+        "recorded before the change");
+  }
+
   private static List<String> localActivities(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
         .map(e -> e.getMarkerRecordedEventAttributes())
@@ -476,6 +499,8 @@ class ReplayTest {
         "what packages are installed?", new cp.model.AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001",
             List.of("list_packages"), 200_000, 50, 7200, 1800, 150, 5, 120, 1000, 2, 200));
     recordContractSessions(CONTRACT_FILE, REFUSED_START_FILE, "SES-0000123b");
+    recordDollarSession(DOLLAR_SESSION_FILE, "SES-0000126a");
+    recordDollarTurn(DOLLAR_TURN_FILE);
     recordApproval(QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN, "SES-0000125a", "grant", 600);
     recordApproval(null, QUERIED_APPROVAL_TIMED_OUT_TURN, "SES-0000125c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
@@ -578,6 +603,45 @@ class ReplayTest {
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text) {
     recordTurn(file, script, text, Optional.empty());
+  }
+
+  /** See {@link #DOLLAR_SESSION_FILE}. */
+  private static void recordDollarSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Answered(new cp.model.LlmRoundResult.Exchange("LED-usd", 900,
+        100, 0.047, "fake-model", false, "stop"), "{\"response_text\":\"noted\"}");
+    FakeActivities.Session session = new FakeActivities.Session();
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(0.03, 0.05, 0.004, 1.0);
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.turn(new TurnRequest("turn 1"));
+      org.junit.jupiter.api.Assertions.assertThrows(io.temporal.client.WorkflowUpdateException.class,
+          () -> stub.turn(new TurnRequest("turn 2")));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #DOLLAR_TURN_FILE}. */
+  private static void recordDollarTurn(String file) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted", cp.model.UsdBudgets.refusal(
+        r.usdBudgetLevel(), r.usdBudgetRemaining(), 0.02, "prompt about 900 tokens + max_tokens 1024"), null,
+        "fake-model");
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
+      String id = "SES-0000abcf/turn-0001";
+      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abcf", 1, "a long essay", 100_000,
+          FakeActivities.profile(100_000, 50).withUsd(0.01, 1.0, 0.001, 1.0), 0.0));
+      write(file, h.client.fetchHistory(id));
+    }
   }
 
   private static void recordTurn(String file, java.util.function.Consumer<FakeActivities.Ho1> script, String text,

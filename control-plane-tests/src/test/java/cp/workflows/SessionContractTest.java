@@ -227,6 +227,33 @@ class SessionContractTest {
     assertEquals(0L, sa.get(CpSearchAttributes.TURN));
   }
 
+  @Test
+  void aStartNamingATenant_putsItInSessionStartAndCpTenant_andWithoutOneTheTenantIsDefault() {
+    WorkflowStub acme = foreign(SID);
+    acme.start(input("session_id", SID, "agent_class", "ADMIN", "tenant", "acme"));
+    assertNotNull(acme.query("state", SessionState.class));
+    assertEquals("acme", acme.describe().getTypedSearchAttributes().get(CpSearchAttributes.TENANT));
+    WorkflowStub plain = foreign("SES-00000044");
+    plain.start(input("session_id", "SES-00000044", "agent_class", "ADMIN"));
+    assertNotNull(plain.query("state", SessionState.class));
+    assertEquals(cp.model.TenantId.DEFAULT, plain.describe().getTypedSearchAttributes().get(CpSearchAttributes.TENANT));
+    List<String> tenants = session.events.stream().filter(e -> e.eventType().equals("SESSION_START"))
+        .map(e -> e.sessionId() + "=" + e.metadata().get("tenant").asText()).sorted().toList();
+    assertEquals(List.of("SES-00000044=default", SID + "=acme"), tenants);
+  }
+
+  @Test
+  void aStartWithABadTenant_failsAtOnceNamingIt() {
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ADMIN", "tenant", "acme corp"));
+    assertTrue(af.getOriginalMessage().contains("tenant 'acme corp' is not a tenant id"), af.getOriginalMessage());
+    assertEquals("invalid_tenant", code(af).code());
+    assertEquals("tenant", code(af).field());
+    ApplicationFailure num = startRefusal("SES-00000045", input("session_id", "SES-00000045", "agent_class", "ADMIN",
+        "tenant", 7));
+    assertEquals("wrong_type", code(num).code());
+    assertEquals(List.of(), session.types(), "nothing written for a refused start");
+  }
+
   private ApplicationFailure turnRefusal(WorkflowStub stub, Object arg) {
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class,
         () -> stub.update("turn", TurnResult.class, arg));

@@ -486,6 +486,68 @@ class SessionWorkflowTest {
     assertEquals(llmCallsBefore, ho1.rounds.size(), "nothing ran");
   }
 
+  /**
+   * Issue 23: a session one call from its dollar budget ({@code budget.session_usd}) is refused up
+   * front, before any provider call, naming the session's dollar budget (typed: level, currency,
+   * cap, spent, needed, resets never), not a token budget and not a work order's.
+   */
+  @Test
+  void aSessionOneCallFromItsSessionUsd_isRefusedUpFront_namingTheSessionDollarBudget() {
+    // $0.05 a session; the smallest call costs at most $0.004 for an empty message, $1/Mtok per message token.
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(null, 0.05, 0.004, 1.0);
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Answered(new cp.model.LlmRoundResult.Exchange("LED-usd", 900,
+        100, 0.047, "fake-model", false, "stop"), "{\"response_text\":\"noted\"}");
+    SessionWorkflow s = start(0);
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("remember this")).outcome());
+    assertEquals(0.048, s.state().cost(), 1e-9, "classify $0.001 + synthesize $0.047");
+    assertEquals(0.05, ho1.rounds.get(0).usdBudgetRemaining(), 1e-9, "the first call reserves against the whole cap");
+    assertEquals("session", ho1.rounds.get(0).usdBudgetLevel());
+    assertEquals(0.049, ho1.rounds.get(1).usdBudgetRemaining(), 1e-9, "the classify call's cost was debited");
+    int llmCallsBefore = ho1.rounds.size();
+
+    io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> s.turn(new TurnRequest("and now?")));
+
+    io.temporal.failure.ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.temporal.failure.ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, String.valueOf(e));
+    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
+    assertEquals("budget_exhausted", refusal.code());
+    assertEquals("session", refusal.level());
+    assertEquals("usd", refusal.currency());
+    assertEquals(0.05, refusal.capUsd(), 1e-12);
+    assertEquals(0.048, refusal.spentUsd(), 1e-9);
+    assertEquals(0.004 + 2 / 1_000_000.0, refusal.neededUsd(), 1e-12, "the smallest call plus the message's tokens");
+    assertEquals("never", refusal.resets());
+    assertTrue(af.getOriginalMessage().contains("$0.0020 of $0.0500 left (budget.session_usd)"), af.getOriginalMessage());
+    assertFalse(af.getOriginalMessage().contains("token budget") || af.getOriginalMessage().contains("token_"),
+        af.getOriginalMessage());
+    assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
+    assertEquals(llmCallsBefore, ho1.rounds.size(), "nothing ran");
+  }
+
+  /** Issue 23: a work order whose call its own dollar budget cannot pay for ends the turn naming that budget. */
+  @Test
+  void aWorkOrderRefusedForItsOwnDollarBudget_endsTheTurnNamingBudgetWorkOrderUsd() {
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(0.01, 1.0, 0.001, 1.0);
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted", cp.model.UsdBudgets.refusal(
+        r.usdBudgetLevel(), r.usdBudgetRemaining(), 0.02, "prompt about 900 tokens + max_tokens 1024 at fake-model's"
+        + " price"), null, "fake-model");
+    SessionWorkflow s = start(0);
+
+    TurnResult r = s.turn(new TurnRequest("write a long essay"));
+
+    assertEquals("budget_exhausted", r.errorCode());
+    assertEquals("work_order", ho1.rounds.get(1).usdBudgetLevel(), "$0.01 a work order is tighter than $0.999 left");
+    assertTrue(r.response().contains("budget.work_order_usd = $0.0100"), r.response());
+    assertFalse(r.response().contains("token budget"), r.response());
+  }
+
   /** Issue 20: a fallback call the session cannot pay for says so, not "temporarily unavailable". */
   @Test
   void aDegradedCallRefusedForTheBudget_saysTheSessionBudget_notUnavailable() {

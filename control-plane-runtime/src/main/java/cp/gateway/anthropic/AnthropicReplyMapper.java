@@ -55,7 +55,8 @@ final class AnthropicReplyMapper {
           model, finish, true).withResponseId(wire.id());
     }
     long input = u.inputTokens() + orZero(u.cacheCreationInputTokens()) + orZero(u.cacheReadInputTokens());
-    return new ProviderReply(content, input, u.outputTokens(), model, finish, false).withResponseId(wire.id());
+    return new ProviderReply(content, input, u.outputTokens(), model, finish, false).withResponseId(wire.id())
+        .withCache(orZero(u.cacheReadInputTokens()), orZero(u.cacheCreationInputTokens()));
   }
 
   /** end_turn, stop_sequence, refusal, pause_turn -> stop; max_tokens, context window -> length. */

@@ -25,9 +25,13 @@ import okhttp3.HttpUrl;
 public abstract class HttpLlmProvider implements LlmProvider {
   /**
    * Statuses with which a server refuses a request as malformed before running any model (400, 422):
-   * a streaming request refused so is sent once more one-shot, as a server that cannot stream needs.
+   * a streaming request refused so, for its streaming ({@link #STREAM_WORD} in the error), is sent
+   * once more one-shot, as a server that cannot stream needs. Any other 400 is the request's own
+   * fault and fails as it does one-shot, without a second request.
    */
   static final java.util.Set<Integer> STREAM_REFUSED = java.util.Set.of(400, 422);
+  /** What a refusal of the streaming itself names ("stream", "stream_options", "streaming"). */
+  static final String STREAM_WORD = "stream";
   protected final ProviderSettings settings;
   private final String id;
   private final HttpUrl endpoint;
@@ -53,6 +57,11 @@ public abstract class HttpLlmProvider implements LlmProvider {
     this.http = new ProviderHttpClient(id, settings);
     this.errors = new ErrorReply(id, settings.apiKey(), clock, errorBody);
     this.replies = Objects.requireNonNull(replies, "replies");
+  }
+
+  @Override
+  public java.util.Optional<String> defaultModel() {
+    return java.util.Optional.ofNullable(settings.defaultModel());
   }
 
   @Override
@@ -103,7 +112,8 @@ public abstract class HttpLlmProvider implements LlmProvider {
     });
     java.util.Optional<HttpReply> whole = http.postStreaming(endpoint, headers(), body(wire), events);
     if (whole.isPresent()) {
-      if (STREAM_REFUSED.contains(whole.get().status())) {
+      if (STREAM_REFUSED.contains(whole.get().status()) && whole.get().body() != null
+          && whole.get().body().toLowerCase(java.util.Locale.ROOT).contains(STREAM_WORD)) {
         // A server that refuses the streaming request (an older OpenAI-compatible server that does not
         // know "stream_options", say) ran no model on it: asked once more, one-shot.
         org.slf4j.LoggerFactory.getLogger(HttpLlmProvider.class).info("{} refused a streaming request with HTTP {};"

@@ -59,8 +59,10 @@ final class OpenAiReplyMapper {
       return new ProviderReply(content, TokenEstimate.ofPrompt(request), TokenEstimate.ofContent(content),
           model, finish, true).withResponseId(wire.id());
     }
+    long cached = u.promptTokensDetails() == null || u.promptTokensDetails().cachedTokens() == null ? 0
+        : Math.min(u.promptTokens(), Math.max(0, u.promptTokensDetails().cachedTokens()));
     return new ProviderReply(content, u.promptTokens(), u.completionTokens(), model, finish, false)
-        .withResponseId(wire.id());
+        .withResponseId(wire.id()).withCache(cached, 0);
   }
 
   /** stop, content_filter -> stop; length -> length; tool_calls, function_call -> tool_use. */

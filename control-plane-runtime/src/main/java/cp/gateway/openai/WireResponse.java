@@ -30,5 +30,10 @@ record WireResponse(String id, String model, List<Choice> choices, Usage usage) 
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
-  record Usage(Long promptTokens, Long completionTokens) {}
+  record Usage(Long promptTokens, Long completionTokens, PromptTokensDetails promptTokensDetails) {}
+
+  /** Of the prompt tokens, those the server read from its prompt cache. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record PromptTokensDetails(Long cachedTokens) {}
 }

@@ -139,7 +139,10 @@ class AnthropicProviderTest {
     server.enqueue(json(200, TEXT_REPLY.replace("\"input_tokens\":12",
         "\"input_tokens\":12,\"cache_creation_input_tokens\":100,\"cache_read_input_tokens\":1000")));
 
-    assertEquals(1112, provider().send(request().build()).inputTokens());
+    ProviderReply reply = provider().send(request().build());
+    assertEquals(1112, reply.inputTokens());
+    assertEquals(1000, reply.cacheReadTokens(), "priced at the cache-read price (issue 23)");
+    assertEquals(100, reply.cacheWriteTokens());
   }
 
   @Test

@@ -156,6 +156,16 @@ class OpenAiProviderTest {
   }
 
   @Test
+  void cachedPromptTokens_areReadFromTheUsageDetails_asPartOfThePromptTokens() throws Exception {
+    server.enqueue(json(200, TEXT_REPLY.replace("\"cached_tokens\":0", "\"cached_tokens\":12")));
+
+    ProviderReply reply = provider(Secret.of(TEST_KEY)).send(request().build());
+    assertEquals(19, reply.inputTokens());
+    assertEquals(12, reply.cacheReadTokens());
+    assertEquals(0, reply.cacheWriteTokens());
+  }
+
+  @Test
   void lengthFinish_isLength() throws Exception {
     server.enqueue(json(200, TEXT_REPLY.replace("\"finish_reason\":\"stop\"", "\"finish_reason\":\"length\"")));
 

@@ -177,6 +177,18 @@ class StreamingProviderTest {
   }
 
   @Test
+  void aBadRequestNotAboutStreaming_failsAsOneShot_withoutASecondRequest() {
+    server.enqueue(json(400, "{\"error\":{\"message\":\"max_tokens: must be at most 8192\","
+        + "\"type\":\"invalid_request_error\"}}"));
+    server.enqueue(json(200, OPENAI_ONE_SHOT));
+
+    ProviderException e = failsWith(ProviderErrorKind.BAD_REQUEST, () -> openAi().stream(toolRequest(), d -> { }));
+
+    assertTrue(e.getMessage().contains("max_tokens"), e.getMessage());
+    assertEquals(1, server.getRequestCount(), "a request error is not sent again");
+  }
+
+  @Test
   void anErrorEventMidStream_failsAsTheSameOneShotErrorWould() {
     List<String> events = new ArrayList<>(ANTHROPIC_EVENTS.subList(0, 4));
     events.add(event("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"));

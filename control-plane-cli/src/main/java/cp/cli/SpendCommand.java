@@ -1,0 +1,55 @@
+package cp.cli;
+
+import cp.gateway.SpendReport;
+import cp.ledger.Ledgers;
+import cp.ledger.Tier;
+import cp.model.Json;
+import cp.model.TenantId;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Issue 23: what the model calls cost, by tenant, agent class, model or day, from the HOT ledger's EXCHANGEs. */
+@Command(name = "spend", mixinStandardHelpOptions = true,
+    description = "What model calls cost (USD), grouped, from the HOT ledger's EXCHANGE entries.")
+final class SpendCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  @Option(names = "--tenant", description = "Only this tenant's calls.")
+  String tenant;
+
+  @Option(names = "--since", paramLabel = "DATE", description = "Only calls on or after this UTC day (YYYY-MM-DD).")
+  String since;
+
+  @Option(names = "--by", defaultValue = "tenant", description = "tenant, agent, model or day. Default: ${DEFAULT-VALUE}.")
+  String by;
+
+  @Option(names = "--json", description = "One JSON object: groups, spent_usd, calls, total_usd.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    SpendReport.By grouping = SpendReport.By.parse(by);
+    Optional<String> t = Optional.ofNullable(tenant).map(String::trim);
+    t.flatMap(TenantId::problem).ifPresent(why -> {
+      throw new IllegalArgumentException("--tenant: " + why);
+    });
+    Optional<LocalDate> day;
+    try {
+      day = Optional.ofNullable(since).map(s -> LocalDate.parse(s.trim()));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("--since must be a day YYYY-MM-DD (UTC), was '" + since + "'");
+    }
+    try (Ledgers ledgers = openLedgers(config())) {
+      List<cp.ledger.LedgerEntry> hot = ledgers.existing(Tier.HOT, null).map(l -> l.readAll()).orElse(List.of());
+      SpendReport report = SpendReport.of(hot, grouping, t, day);
+      if (json) {
+        out().println(Json.write(report.toJson()));
+      } else {
+        report.lines().forEach(out()::println);
+      }
+    }
+    return Cpctl.OK;
+  }
+}

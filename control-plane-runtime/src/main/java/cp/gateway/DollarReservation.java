@@ -1,0 +1,36 @@
+package cp.gateway;
+
+import cp.model.PromptRequest;
+import cp.model.UsdBudgets;
+import java.util.Optional;
+
+/**
+ * Issue 23: a call reserves the most it can cost against the dollars its work order has left (the
+ * tightest of the work order's and the session's dollar budgets, from workflow state): its prompt
+ * (estimated conservatively, {@link TokenEstimate}) at the dearest prompt price and all of
+ * max_tokens at the output price. One that does not fit is not sent. A model with no price cannot
+ * be held to a dollar budget, so its call is not sent either (the worker refuses to start with such
+ * an agent; this is the guard for a contract that names another model).
+ */
+final class DollarReservation {
+  private DollarReservation() {}
+
+  /** Why {@code r} may not be sent, or empty when its dollar budget (if any) can pay its worst case. */
+  static Optional<String> shortfall(PromptRequest r, String model, Optional<Pricing> pricing) {
+    if (r.usdBudgetRemaining() == null) {
+      return Optional.empty();
+    }
+    String level = r.usdBudgetLevel() == null ? UsdBudgets.WORK_ORDER : r.usdBudgetLevel();
+    if (pricing.isEmpty()) {
+      return Optional.of(UsdBudgets.refusal(level, r.usdBudgetRemaining(), Double.POSITIVE_INFINITY, "model '" + model
+          + "' has no price (CP_PRICES_FILE), so no dollar budget can be kept"));
+    }
+    long estimate = TokenEstimate.ofPrompt(r);
+    double worst = pricing.get().worstCase(estimate, Math.max(0, r.maxTokens()));
+    if (worst > r.usdBudgetRemaining()) {
+      return Optional.of(UsdBudgets.refusal(level, Math.max(0, r.usdBudgetRemaining()), worst, "prompt about "
+          + estimate + " tokens + max_tokens " + r.maxTokens() + " at " + model + "'s price"));
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,174 @@
+package cp.gateway;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import cp.ledger.LedgerDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import org.flywaydb.core.Flyway;
+
+/**
+ * Tenant counters in the ledger's PostgreSQL database, shared by workers on any host (issue 23).
+ * A reservation is one transaction: lock the tenant's row ({@code SELECT … FOR UPDATE}, so
+ * reservations of one tenant are decided one after the other, on any host), find the call's own
+ * reservation (a retry reuses it), sum what the day and month have spent and hold unexpired, and
+ * insert the reservation only when it fits. Settling sets the call's actual cost. Its own schema
+ * history ({@code cp_spend_schema_history}, migrations {@code db/spend}), apart from the ledger's.
+ */
+public final class PostgresTenantCounters implements TenantCounters {
+  static final String MIGRATIONS = "classpath:db/spend";
+  static final String HISTORY_TABLE = "cp_spend_schema_history";
+  /** Two connections: a reservation and a settlement of one worker may overlap; more would only queue on the row lock. */
+  private static final int POOL_SIZE = 2;
+  /** Connection timeout: a database that does not answer in 5 s fails the call as the ledger would. */
+  private static final long CONNECTION_TIMEOUT_MS = 5_000;
+
+  private final HikariDataSource pool;
+
+  private PostgresTenantCounters(HikariDataSource pool) {
+    this.pool = pool;
+  }
+
+  /** Opens a small pool on {@code db} and creates or migrates the counters' tables. */
+  public static PostgresTenantCounters open(LedgerDatabase db) {
+    HikariConfig cfg = new HikariConfig();
+    cfg.setJdbcUrl(db.url());
+    if (db.user() != null) {
+      cfg.setUsername(db.user());
+    }
+    if (db.password() != null) {
+      cfg.setPassword(db.password());
+    }
+    cfg.setMaximumPoolSize(POOL_SIZE);
+    cfg.setMinimumIdle(1);
+    cfg.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+    cfg.setPoolName("cp-tenant-counters");
+    HikariDataSource pool = new HikariDataSource(cfg);
+    try {
+      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table(HISTORY_TABLE).baselineVersion("0")
+          .baselineOnMigrate(true).load().migrate();
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new PostgresTenantCounters(pool);
+  }
+
+  @Override
+  public Decision reserve(String tenant, TenantCaps.Caps caps, String key, double amount, Instant now,
+      Instant expires) {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        Decision d = reserveIn(c, tenant, caps, key, amount, now, expires);
+        c.commit();
+        return d;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot reserve for " + tenant + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Decision reserveIn(Connection c, String tenant, TenantCaps.Caps caps, String key, double amount,
+      Instant now, Instant expires) throws SQLException {
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenants (tenant) VALUES (?) ON CONFLICT DO NOTHING")) {
+      ins.setString(1, tenant);
+      ins.executeUpdate();
+    }
+    try (PreparedStatement lock = c.prepareStatement("SELECT tenant FROM cp_tenants WHERE tenant = ? FOR UPDATE")) {
+      lock.setString(1, tenant);
+      lock.executeQuery().close();
+    }
+    try (PreparedStatement mine = c.prepareStatement("SELECT 1 FROM cp_tenant_reservations WHERE call_key = ?")) {
+      mine.setString(1, key);
+      try (ResultSet rs = mine.executeQuery()) {
+        if (rs.next()) {
+          return Decision.ok();
+        }
+      }
+    }
+    Totals t = totalsIn(c, tenant, now);
+    Decision d = TenantCounters.decide(caps, amount, t, now);
+    if (d.granted()) {
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenant_reservations (call_key, tenant, day,"
+          + " month, amount, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+        ins.setString(1, key);
+        ins.setString(2, tenant);
+        ins.setString(3, TenantCounters.day(now));
+        ins.setString(4, TenantCounters.month(now));
+        ins.setDouble(5, amount);
+        ins.setTimestamp(6, Timestamp.from(expires));
+        ins.executeUpdate();
+      }
+    }
+    return d;
+  }
+
+  @Override
+  public void settle(String key, double actual) {
+    try (Connection c = pool.getConnection();
+        PreparedStatement up = c.prepareStatement(
+            "UPDATE cp_tenant_reservations SET actual = ? WHERE call_key = ? AND actual IS NULL")) {
+      up.setDouble(1, actual);
+      up.setString(2, key);
+      up.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot settle " + key + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void release(String key) {
+    try (Connection c = pool.getConnection();
+        PreparedStatement del = c.prepareStatement(
+            "DELETE FROM cp_tenant_reservations WHERE call_key = ? AND actual IS NULL")) {
+      del.setString(1, key);
+      del.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot release " + key + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Totals totals(String tenant, Instant now) {
+    try (Connection c = pool.getConnection()) {
+      return totalsIn(c, tenant, now);
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot read " + tenant + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Totals totalsIn(Connection c, String tenant, Instant now) throws SQLException {
+    try (PreparedStatement q = c.prepareStatement("SELECT"
+        + " coalesce(sum(actual) FILTER (WHERE day = ? AND actual IS NOT NULL), 0),"
+        + " coalesce(sum(amount) FILTER (WHERE day = ? AND actual IS NULL AND expires_at > ?), 0),"
+        + " coalesce(sum(actual) FILTER (WHERE actual IS NOT NULL), 0),"
+        + " coalesce(sum(amount) FILTER (WHERE actual IS NULL AND expires_at > ?), 0)"
+        + " FROM cp_tenant_reservations WHERE tenant = ? AND month = ?")) {
+      String day = TenantCounters.day(now);
+      Timestamp ts = Timestamp.from(now);
+      q.setString(1, day);
+      q.setString(2, day);
+      q.setTimestamp(3, ts);
+      q.setTimestamp(4, ts);
+      q.setString(5, tenant);
+      q.setString(6, TenantCounters.month(now));
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        return new Totals(rs.getDouble(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4));
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,80 @@
+package cp.gateway;
+
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.time.LocalDate;
+
+/**
+ * The tenants' spend per UTC day and month, shared by every worker that uses the same store
+ * (issue 23): {@link JsonlTenantCounters} (the plane's files, one host) or
+ * {@link PostgresTenantCounters} (any host). A call reserves its worst case under its idempotency
+ * key before it is sent (a retried call finds its reservation and never reserves twice), and its
+ * reservation is settled to what it cost when it returns; a reservation nobody settles (its worker
+ * died) stops counting when it expires.
+ */
+public interface TenantCounters extends AutoCloseable {
+  /** Levels of a tenant's caps, as refusals name them. */
+  String DAY = cp.model.UsdBudgets.TENANT_DAY;
+  String MONTH = cp.model.UsdBudgets.TENANT_MONTH;
+
+  /**
+   * Reserves {@code amount} US dollars for the call {@code key} of {@code tenant} when spent plus
+   * unexpired reservations plus it fit under every cap; refuses naming the level that cannot take it.
+   */
+  Decision reserve(String tenant, TenantCaps.Caps caps, String key, double amount, Instant now, Instant expires);
+
+  /** Settles the reservation of {@code key} to {@code actual} US dollars (0: the call was not billed). */
+  void settle(String key, double actual);
+
+  /** Drops the reservation of {@code key} unsettled: the call failed and was not billed; its retry reserves again. */
+  void release(String key);
+
+  /** What {@code tenant} has spent and holds reserved today and this month. */
+  Totals totals(String tenant, Instant now);
+
+  @Override
+  default void close() {}
+
+  /** A reservation's outcome: granted, or refused at a level with its cap, what is spent and reserved, and the reset. */
+  record Decision(boolean granted, String level, double cap, double spent, double reserved, Instant resets) {
+    static Decision ok() {
+      return new Decision(true, null, 0, 0, 0, null);
+    }
+  }
+
+  /** A tenant's spend and reservations in the current day and month. */
+  record Totals(double daySpent, double dayReserved, double monthSpent, double monthReserved) {}
+
+  /** The UTC day of {@code now}, {@code 2026-11-26}. */
+  static String day(Instant now) {
+    return LocalDate.ofInstant(now, ZoneOffset.UTC).toString();
+  }
+
+  /** The UTC month of {@code now}, {@code 2026-11}. */
+  static String month(Instant now) {
+    return YearMonth.from(LocalDate.ofInstant(now, ZoneOffset.UTC)).toString();
+  }
+
+  /** When the day of {@code now} ends (UTC midnight). */
+  static Instant dayResets(Instant now) {
+    return LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+  }
+
+  /** When the month of {@code now} ends. */
+  static Instant monthResets(Instant now) {
+    return YearMonth.from(LocalDate.ofInstant(now, ZoneOffset.UTC)).plusMonths(1).atDay(1)
+        .atStartOfDay(ZoneOffset.UTC).toInstant();
+  }
+
+  /** The decision for spent/reserved figures of both levels (shared by the stores). */
+  static Decision decide(TenantCaps.Caps caps, double amount, Totals t, Instant now) {
+    if (caps.dailyUsd().isPresent() && t.daySpent() + t.dayReserved() + amount > caps.dailyUsd().get()) {
+      return new Decision(false, DAY, caps.dailyUsd().get(), t.daySpent(), t.dayReserved(), dayResets(now));
+    }
+    if (caps.monthlyUsd().isPresent() && t.monthSpent() + t.monthReserved() + amount > caps.monthlyUsd().get()) {
+      return new Decision(false, MONTH, caps.monthlyUsd().get(), t.monthSpent(), t.monthReserved(), monthResets(now));
+    }
+    return Decision.ok();
+  }
+}

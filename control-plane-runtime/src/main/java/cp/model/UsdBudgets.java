@@ -1,0 +1,53 @@
+package cp.model;
+
+import java.util.Locale;
+
+/**
+ * The dollar budgets of a work order and a session (issue 23): their levels and the words by which
+ * the gateway's refusal of a call they cannot pay for is told apart from a token budget's. Pure
+ * values, safe in workflows.
+ */
+public final class UsdBudgets {
+  /** The level of a work order's own cap, {@code budget.work_order_usd}. */
+  public static final String WORK_ORDER = "work_order";
+  /** The level of a session's cap, {@code budget.session_usd}. */
+  public static final String SESSION = "session";
+  /** How every refusal for dollars begins. */
+  static final String PREFIX = "USD budget (";
+
+  private UsdBudgets() {}
+
+  /** The gateway's refusal of a call the {@code level} budget cannot pay for. */
+  public static String refusal(String level, double left, double reservation, String detail) {
+    return PREFIX + level + ") has " + usd(left) + " left and this call reserves up to " + usd(reservation) + " ("
+        + detail + "); it was not sent";
+  }
+
+  /** The file of the tenants' caps. */
+  public static final String TENANTS_FILE = "CP_TENANTS_FILE";
+  /** The level of a tenant's cap per UTC day ({@code CP_TENANTS_FILE} daily_usd). */
+  public static final String TENANT_DAY = "tenant_day";
+  /** The level of a tenant's cap per month ({@code CP_TENANTS_FILE} monthly_usd). */
+  public static final String TENANT_MONTH = "tenant_month";
+
+  /** Whether a work order's error {@code message} is a tenant cap's refusal (not the session's or the work order's). */
+  public static boolean isTenantRefusal(String message) {
+    return message != null && (message.contains(PREFIX + TENANT_DAY + ")") || message.contains(PREFIX + TENANT_MONTH
+        + ")"));
+  }
+
+  /** Whether a work order's error {@code message} is a dollar budget's refusal. */
+  public static boolean isRefusal(String message) {
+    return message != null && message.contains(PREFIX);
+  }
+
+  /** The agent setting of a level. */
+  public static String setting(String level) {
+    return WORK_ORDER.equals(level) ? "budget.work_order_usd" : "budget.session_usd";
+  }
+
+  /** Dollars as people read them: four decimals (a call costs fractions of a cent). */
+  public static String usd(double amount) {
+    return String.format(Locale.ROOT, "$%.4f", amount);
+  }
+}

@@ -1,0 +1,118 @@
+package cp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.ledger.LedgerEntry;
+import cp.model.Json;
+import cp.model.TurnResult;
+import cp.worker.ConfigException;
+import cp.worker.PlaneFixture;
+import cp.worker.PlaneRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 23 items 1 and 3 through a whole plane: a defined agent with a dollar budget whose model has
+ * no price does not start; with a price (CP_PRICES_FILE) its turns run, each EXCHANGE records its
+ * cost in USD, and the session's profile carries the budget and the smallest call's price.
+ */
+class DollarBudgetEndToEndTest {
+  @TempDir Path tmp;
+  @StartStop final MockWebServer local = new MockWebServer();
+
+  private static final class LocalModel extends Dispatcher {
+    @Override
+    public MockResponse dispatch(RecordedRequest r) {
+      String content = r.getBody().utf8().contains("write the reply to the user") ? "{\"response_text\":\"Sunny.\"}"
+          : "{\"speech_act\":\"question\",\"ambiguity\":\"low\"}";
+      var reply = Json.object().put("id", "chatcmpl-1").put("model", "llama3:8b");
+      reply.putArray("choices").add(Json.object().put("index", 0).put("finish_reason", "stop")
+          .set("message", Json.object().put("role", "assistant").put("content", content)));
+      reply.set("usage", Json.object().put("prompt_tokens", 50).put("completion_tokens", 10));
+      return new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
+          .body(reply.toString()).build();
+    }
+  }
+
+  private Map<String, String> env(Map<String, String> extra) throws Exception {
+    return env(extra, "{work_order_usd: 2.0, session_usd: 5.0}");
+  }
+
+  private Map<String, String> env(Map<String, String> extra, String budget) throws Exception {
+    Path agents = Files.createDirectories(tmp.resolve("agents"));
+    Files.writeString(agents.resolve("weather.yaml"), """
+        agent_class: WEATHER
+        instructions: You are the weather desk of Lisbon.
+        model: {provider: openai, name: 'llama3:8b', base_url: '%s', api_key_env: LOCAL_MODEL_KEY}
+        budget: %s
+        """.formatted(local.url("/v1").toString(), budget));
+    Map<String, String> env = new java.util.HashMap<>(PlaneFixture.env(tmp.resolve("home"),
+        Map.of("CP_AGENTS_DIR", agents.toString(), "LOCAL_MODEL_KEY", "k-0123456789", "PATH", System.getenv("PATH"))));
+    env.putAll(extra);
+    return env;
+  }
+
+  @Test
+  void aDollarBudgetOnAnAgentWhoseModelHasNoPrice_isAStartUpError_namingTheAgentAndTheModel() throws Exception {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> PlaneFixture.start(env(Map.of()), PlaneRuntime::builtinTools).close());
+    assertTrue(e.getMessage().contains("agent WEATHER has a dollar budget") && e.getMessage().contains("'llama3:8b'")
+        && e.getMessage().contains("CP_PRICES_FILE"), e.getMessage());
+  }
+
+  @Test
+  void withAPrice_theTurnRuns_everyExchangeRecordsItsCostInUsd_andTheProfileCarriesTheBudget() throws Exception {
+    local.setDispatcher(new LocalModel());
+    Path prices = Files.writeString(tmp.resolve("prices.yaml"), """
+        llama3:8b: {input_per_mtok: 100, output_per_mtok: 200}
+        """);
+    try (PlaneFixture plane = PlaneFixture.start(env(Map.of("CP_PRICES_FILE", prices.toString())),
+        PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+      assertEquals("success", r.outcome(), r::toString);
+      List<LedgerEntry> exchanges = plane.runtime.ledgers().hot().bySession(sid).stream()
+          .filter(x -> x.eventType().equals("EXCHANGE")).toList();
+      assertEquals(2, exchanges.size());
+      double each = (50 * 100.0 + 10 * 200.0) / 1_000_000.0;
+      for (LedgerEntry x : exchanges) {
+        assertEquals(each, x.meta("cost_usd").asDouble(), 1e-12, x.metadata().toString());
+      }
+      assertEquals(2 * each, r.costSummary().cost(), 1e-12);
+      var profile = plane.client.state(sid).profile();
+      assertEquals(5.0, profile.sessionUsd());
+      assertEquals(2.0, profile.workOrderUsd());
+      assertTrue(profile.smallestCallUsd() > 0, "the smallest call is priced: " + profile);
+    }
+  }
+
+  @Test
+  void aCallItsWorkOrdersDollarBudgetCannotPayFor_isNotSent_andTheTurnNamesThatBudget() throws Exception {
+    local.setDispatcher(new LocalModel());
+    Path prices = Files.writeString(tmp.resolve("prices.json"),
+        "{\"llama3:8b\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 2000}}");
+    try (PlaneFixture plane = PlaneFixture.start(env(Map.of("CP_PRICES_FILE", prices.toString()),
+        "{work_order_usd: 0.5, session_usd: 2.0}"), PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+      assertEquals("budget_exhausted", r.errorCode(), r::toString);
+      assertTrue(r.response().contains("budget.work_order_usd = $0.5000"), r.response());
+      assertTrue(r.response().contains("USD budget (work_order) has $0.5000 left"), r.response());
+      assertEquals(0, local.getRequestCount(), "nothing was sent to the model");
+      LedgerEntry rejected = plane.runtime.ledgers().hot().bySession(sid).stream()
+          .filter(x -> x.eventType().equals("PROMPT_REJECTED")).findFirst().orElseThrow();
+      assertEquals("budget_exhausted", rejected.metaText("error_code"));
+    }
+  }
+}

@@ -86,13 +86,13 @@ public final class ControlPlaneClient implements AutoCloseable {
     if (client == null) {
       throw new IllegalArgumentException("a ControlPlaneClient needs a WorkflowClient");
     }
-    requireText(taskQueue, "taskQueue");
+    ClientArgs.requireText(taskQueue, "taskQueue");
     if (continueAsNewAfterTurns < 0) {
       throw new IllegalArgumentException("continueAsNewAfterTurns must be 0 (the session's default) or more; got "
           + continueAsNewAfterTurns);
     }
-    requirePositive(serviceLostAfter, "serviceLostAfter");
-    requirePositive(progressPollInterval, "progressPollInterval");
+    ClientArgs.requirePositive(serviceLostAfter, "serviceLostAfter");
+    ClientArgs.requirePositive(progressPollInterval, "progressPollInterval");
     this.ownedStubs = ownedStubs;
     this.waiters = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "cp-turn-wait");
@@ -122,8 +122,8 @@ public final class ControlPlaneClient implements AutoCloseable {
    * {@link #newBuilder(WorkflowClient)}.
    */
   public static ControlPlaneClient connect(String target, String namespace) {
-    requireText(target, "target");
-    requireText(namespace, "namespace");
+    ClientArgs.requireText(target, "target");
+    ClientArgs.requireText(namespace, "namespace");
     WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
         .setTarget(target).build());
     WorkflowClient wc = WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace)
@@ -182,19 +182,6 @@ public final class ControlPlaneClient implements AutoCloseable {
     public ControlPlaneClient build() {
       return new ControlPlaneClient(client, taskQueue, agentClasses, continueAsNewAfterTurns, serviceLostAfter,
           progressPollInterval, null);
-    }
-  }
-
-  private static String requireText(String value, String name) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(name + " must not be empty");
-    }
-    return value;
-  }
-
-  private static void requirePositive(Duration value, String name) {
-    if (value == null || value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be a positive duration; got " + value);
     }
   }
 

@@ -27,7 +27,18 @@ import java.util.function.LongSupplier;
  */
 public final class CircuitBreaker {
   /** The three classic states. */
-  public enum State { CLOSED, OPEN, HALF_OPEN }
+  public enum State {
+    CLOSED, OPEN, HALF_OPEN;
+
+    /** The state as the {@code cp_circuit_breaker_state} gauge reports it: 0 closed, 1 half-open, 2 open. */
+    public int gaugeCode() {
+      return switch (this) {
+        case CLOSED -> 0;
+        case HALF_OPEN -> 1;
+        case OPEN -> 2;
+      };
+    }
+  }
 
   private final String providerId;
   private final CircuitBreakerConfig config;

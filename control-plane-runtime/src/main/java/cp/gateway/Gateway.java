@@ -121,18 +121,9 @@ public final class Gateway {
   public CircuitBreaker breaker(String providerId) {
     return breakers.computeIfAbsent(providerId, id -> {
       CircuitBreaker b = breakerFactory.apply(id);
-      telemetry.metrics().breaker(id, () -> stateCode(b.state()));
+      telemetry.metrics().breaker(id, () -> b.state().gaugeCode());
       return b;
     });
-  }
-
-  /** The breaker state as the {@code cp_circuit_breaker_state} gauge reports it: 0 closed, 1 half-open, 2 open. */
-  static int stateCode(CircuitBreaker.State state) {
-    return switch (state) {
-      case CLOSED -> 0;
-      case HALF_OPEN -> 1;
-      case OPEN -> 2;
-    };
   }
 
   /**
@@ -275,7 +266,7 @@ public final class Gateway {
       reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
       held.release();
-      if (countsAgainstHealth(e.kind())) {
+      if (e.kind().countsAgainstHealth()) {
         breaker.onFailure();
       } else {
         // The provider answered, on the request's merits, so it is up. Reporting no outcome
@@ -379,14 +370,6 @@ public final class Gateway {
     }
   }
 
-  /** Failures that say the provider is unhealthy; a 400 or 401 says the request or the key is wrong. */
-  static boolean countsAgainstHealth(ProviderErrorKind kind) {
-    return switch (kind) {
-      case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, PROVIDER_UNREACHABLE, INVALID_RESPONSE -> true;
-      default -> false;
-    };
-  }
-
   /**
    * The validator's verdict on the output. A validator that throws (text that is not JSON at
    * all, say) makes the output invalid; it must not lose the exchange the provider was already
@@ -400,8 +383,6 @@ public final class Gateway {
       return List.of("output could not be validated: " + why);
     }
   }
-
-
 
   private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
     String id = hot.write(ExchangeRecords.rejected(r, code, message));

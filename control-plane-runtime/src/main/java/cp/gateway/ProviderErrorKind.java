@@ -86,4 +86,12 @@ public enum ProviderErrorKind {
       default -> status >= 500 && status <= 599 ? SERVER_ERROR : UNEXPECTED_STATUS;
     };
   }
+
+  /** Failures that say the provider is unhealthy (they count against its circuit breaker); a 400 or 401 says the request or the key is wrong. */
+  public boolean countsAgainstHealth() {
+    return switch (this) {
+      case RATE_LIMITED, OVERLOADED, SERVER_ERROR, TIMEOUT, CONNECTION, PROVIDER_UNREACHABLE, INVALID_RESPONSE -> true;
+      default -> false;
+    };
+  }
 }

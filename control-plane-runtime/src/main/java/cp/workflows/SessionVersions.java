@@ -62,6 +62,12 @@ final class SessionVersions {
    * asks the same id ({@link TurnWorkflowImpl#DOLLAR_BUDGETS}).
    */
   static final String DOLLAR_BUDGETS = "dollar-budgets";
+  /**
+   * Issue 23: from version 1 on, the degraded call carries the session's tenant (it reserves and
+   * settles that tenant's dollars; before, it counted against {@code default}), and a degraded call
+   * refused for the tenant's daily or monthly cap says so, not that the session's tokens ran out.
+   */
+  static final String DEGRADED_TENANT = "degraded-tenant";
   static final int ROUND2_VERSION = 1;
 
   private SessionVersions() {}

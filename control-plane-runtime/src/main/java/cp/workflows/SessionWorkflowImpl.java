@@ -111,7 +111,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     life.identify(in.sessionId(), in.agentClass(), startFirst);
     SessionResults results = new SessionResults(in.sessionId(), round2);
-    turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2),
+    turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2, tenant),
         round2, id -> runningTurnWorkflowId = id, tenant);
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;

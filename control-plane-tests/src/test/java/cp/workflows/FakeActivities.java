@@ -66,6 +66,8 @@ final class FakeActivities {
     volatile boolean failDegraded;
     /** When set, the degraded call is refused by the gateway with this code (e.g. budget_exhausted). */
     volatile String refuseDegraded;
+    /** The message of {@link #refuseDegraded}'s refusal. */
+    volatile String refuseDegradedMessage = "refused (test)";
     volatile String degradedText = "degraded answer";
     volatile double degradedCost = 0;
     /**
@@ -181,7 +183,7 @@ final class FakeActivities {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
       }
       if (refuseDegraded != null) {
-        return new LlmRoundResult.Refused(refuseDegraded, "refused (test)", "LED-rej" + ids.incrementAndGet(), "fake");
+        return new LlmRoundResult.Refused(refuseDegraded, refuseDegradedMessage, "LED-rej" + ids.incrementAndGet(), "fake");
       }
       return new LlmRoundResult.Answered(new LlmRoundResult.Exchange("LED-deg" + ids.incrementAndGet(), 10, 5,
           degradedCost, "fake", false, "stop"), degradedText);

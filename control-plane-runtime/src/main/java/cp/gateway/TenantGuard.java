@@ -106,6 +106,28 @@ public final class TenantGuard implements AutoCloseable {
     }
   }
 
+  /**
+   * Issue 23, refused up front: whether {@code tenant} has spent too much today or this month to pay
+   * for a call of {@code promptTokens} and {@code maxTokens} at {@code pricing}; what is held by
+   * calls in flight does not count here (it may settle lower, and the call itself waits for it).
+   * Empty when the tenant has no cap or the call has no price (the gateway then decides).
+   */
+  public Optional<UpFront> upFront(String tenant, Optional<Pricing> pricing, long promptTokens, long maxTokens) {
+    Optional<TenantCaps.Caps> c = counters == null ? Optional.empty() : caps.of(TenantId.orDefault(tenant));
+    if (c.isEmpty() || pricing.isEmpty()) {
+      return Optional.empty();
+    }
+    double needed = pricing.get().worstCase(Math.max(0, promptTokens), Math.max(0, maxTokens));
+    Instant now = clock.instant();
+    TenantCounters.Totals t = counters.totals(TenantId.orDefault(tenant), now);
+    TenantCounters.Decision d = TenantCounters.decide(c.get(), needed,
+        new TenantCounters.Totals(t.daySpent(), 0, t.monthSpent(), 0), now);
+    return d.granted() ? Optional.empty() : Optional.of(new UpFront(d, needed));
+  }
+
+  /** A tenant cap that cannot pay for a call: the counters' decision and what the call needs. */
+  public record UpFront(TenantCounters.Decision decision, double needed) {}
+
   @Override
   public void close() {
     if (counters != null) {

@@ -303,6 +303,16 @@ final class FakeActivities {
       return c != null ? c : new WoCost(spend.getOrDefault(turnWorkflowId, 0L), 0, 0, 0, 0, 0.0);
     }
 
+    /** The tenant checks the session asked, and what each is answered (default: room enough). */
+    final List<cp.model.TenantRoom.Request> tenantChecks = Collections.synchronizedList(new ArrayList<>());
+    volatile cp.model.TenantRoom tenantRoom = cp.model.TenantRoom.ENOUGH;
+
+    @Override
+    public cp.model.TenantRoom tenantRoom(cp.model.TenantRoom.Request request) {
+      tenantChecks.add(request);
+      return tenantRoom;
+    }
+
     List<String> types() {
       return events.stream().map(SessionEvent::eventType).toList();
     }

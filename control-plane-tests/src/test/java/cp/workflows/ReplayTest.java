@@ -109,12 +109,18 @@ class ReplayTest {
    * (carrying the tenant) answers, turn 2's is refused for the tenant's daily cap; end.
    */
   static final String DEGRADED_TENANT_FILE = "degraded-tenant-session.json";
+  /**
+   * Issue 23 (tenant-admission 1): a session of tenant acme: turn 1 admitted (its tenant could pay),
+   * turn 2 refused up front for the tenant's monthly cap (a failed Update), end.
+   */
+  static final String TENANT_ADMISSION_FILE = "tenant-admission-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
       "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
-      QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE);
+      QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
+      TENANT_ADMISSION_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, CURRENT)
       .flatMap(List::stream).toList();
 
@@ -315,6 +321,18 @@ class ReplayTest {
         "recorded before the change");
   }
 
+  /** Issue 23 (tenant-admission 1): the session asked its tenant's room before each turn; older sessions did not. */
+  @Test
+  void tenantAdmissionHistory_asksTheTenantsRoomBeforeEachTurn() throws IOException {
+    WorkflowExecutionHistory session = history(TENANT_ADMISSION_FILE);
+    assertTrue(PlaneFixture.mentions(session, SessionVersions.TENANT_ADMISSION), "no tenant-admission marker");
+    assertEquals(2, localActivities(session).stream().filter(t -> t.contains("TenantRoom")).count(),
+        "one tenant check per turn: " + localActivities(session));
+    assertTrue(PlaneFixture.mentions(session, "tenant_month"), "turn 2 was refused naming the tenant's month");
+    assertFalse(PlaneFixture.mentions(history(DOLLAR_SESSION_FILE), SessionVersions.TENANT_ADMISSION),
+        "recorded before the change");
+  }
+
   private static List<String> localActivities(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
         .map(e -> e.getMarkerRecordedEventAttributes())
@@ -489,6 +507,7 @@ class ReplayTest {
     recordDollarSession(DOLLAR_SESSION_FILE, "SES-0000126a");
     recordDollarTurn(DOLLAR_TURN_FILE);
     recordDegradedTenantSession(DEGRADED_TENANT_FILE, "SES-0000127a");
+    recordTenantAdmissionSession(TENANT_ADMISSION_FILE, "SES-0000127b");
     recordApproval(QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN, "SES-0000125a", "grant", 600);
     recordApproval(null, QUERIED_APPROVAL_TIMED_OUT_TURN, "SES-0000125c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
@@ -633,6 +652,26 @@ class ReplayTest {
           "tenant acme's daily cap $1.0000 has $1.0000 spent and $0.0000 held by calls in flight; it resets at"
               + " 2026-11-27T00:00:00Z");
       stub.turn(new TurnRequest("turn 2"));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #TENANT_ADMISSION_FILE}. */
+  private static void recordTenantAdmissionSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Session session = new FakeActivities.Session();
+    try (WorkflowHarness h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.turn(new TurnRequest("turn 1"));
+      session.tenantRoom = new cp.model.TenantRoom("tenant_month", 100.0, 99.999, 0.004, "2026-12-01T00:00:00Z",
+          "tenant acme's monthly cap $100.0000 (tenant_month) has $99.9990 spent");
+      org.junit.jupiter.api.Assertions.assertThrows(io.temporal.client.WorkflowUpdateException.class,
+          () -> stub.turn(new TurnRequest("turn 2")));
       stub.end();
       write(file, h.client.fetchHistory(sid, first.getRunId()));
     }

@@ -252,6 +252,8 @@ public final class Gateway {
     }
     recordKeptAnswers();
 
+    String tenant = cp.model.TenantId.orDefault(sized.tenant());
+    tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
     TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
       return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);

@@ -46,6 +46,37 @@ public final class TenantGuard implements AutoCloseable {
     this.clock = clock;
   }
 
+  /** The label of a daily cap's gauge. */
+  public static final String DAY = "day";
+  /** The label of a monthly cap's gauge. */
+  public static final String MONTH = "month";
+  /** Tenants whose remaining-budget gauges are registered (once each). */
+  private final java.util.Set<String> watched = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Hands {@code register} a reader of what each capped period of {@code tenant} has left, the
+   * first time the tenant is seen (the metrics' remaining-budget gauges).
+   */
+  public void watch(String tenant, java.util.function.BiConsumer<String, java.util.function.Supplier<Number>> register) {
+    String t = TenantId.orDefault(tenant);
+    Optional<TenantCaps.Caps> c = counters == null ? Optional.empty() : caps.of(t);
+    if (c.isEmpty() || !watched.add(t)) {
+      return;
+    }
+    c.get().dailyUsd().ifPresent(cap -> register.accept(DAY, () -> remaining(t, cap, true)));
+    c.get().monthlyUsd().ifPresent(cap -> register.accept(MONTH, () -> remaining(t, cap, false)));
+  }
+
+  /** Cap less spent less held now; NaN when the counters cannot be read (a scrape must not fail). */
+  private double remaining(String tenant, double cap, boolean day) {
+    try {
+      TenantCounters.Totals t = counters.totals(tenant, clock.instant());
+      return day ? cap - t.daySpent() - t.dayReserved() : cap - t.monthSpent() - t.monthReserved();
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
   /** A call's reservation: settle or release it once (a no-op when nothing was reserved). */
   public final class Held {
     private final String key;

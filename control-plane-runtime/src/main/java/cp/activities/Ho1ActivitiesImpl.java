@@ -79,6 +79,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   private final ActivityContextSource context;
   private final Telemetry telemetry;
   private final ReplySignals replies;
+  /** HO2's plan entries of a work order whose first round writes them ({@code plan-in-round} 1). */
+  private final Ho2Writes ho2Writes;
 
   /** {@code providerBackoff}: when a retryable provider error is tried again, unless the provider said when. */
   public Ho1ActivitiesImpl(Catalog catalog, Gateway gateway, Ledgers ledgers, ToolExecutor tools, String defaultModel,
@@ -120,6 +122,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     this.clock = clock;
     this.preparation = new WorkOrderPreparation(catalog, contracts, ledgers);
     this.completion = new WorkOrderCompletion(contracts, ledgers, clock, telemetry);
+    this.ho2Writes = new Ho2Writes(new KeyedWrites(ledgers, context));
   }
 
   // ------------------------------------------------------------------ prepare
@@ -167,6 +170,9 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     String promptRef;
     RenderedPrompt rendered = null;
     if (r.prompt() instanceof LlmRoundRequest.ToPrepare toPrepare) {
+      if (toPrepare.recordPlan()) {
+        ho2Writes.recordPlan(toPrepare.workOrder());
+      }
       WorkOrderPreparation.Prepared p = preparation.prepare(toPrepare.workOrder(), id);
       if (!p.result().ok()) {
         return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null, p.result().errorCode(),

@@ -65,9 +65,7 @@ public final class Ho2ActivitiesImpl implements Ho2Activities {
           record.agentClass())
           : Span.getInvalid();
       try {
-        KeyedWrites.Written w = writes.write(ho2, LedgerEntry.builder(e.eventType())
-            .submissionId(e.woId() == null ? record.sessionId() : e.woId()).decision(e.decision()).reason(e.reason())
-            .metadata(meta), key, false);
+        KeyedWrites.Written w = Ho2Writes.write(writes, ho2, record.sessionId(), e, meta, key);
         ids.add(w.entryId());
         if (observed) {
           observe(e, span, ho2, w.entryId(), record.agentClass());

@@ -113,7 +113,8 @@ public final class ReplyPublisher implements StreamSink {
       signal.accept(new ReplyBatch(to.publisher(), to.key(), attempt * TAKES_PER_ATTEMPT + take, sent, text));
     } catch (RuntimeException e) {
       broken = true;
-      log.warn("reply stream to {} stopped after {} batches: {}; the reply shows when the turn ends", to.publisher(),
+      // INFO: the cause (a service gone or restarting) is reported by the worker itself, once.
+      log.info("reply stream to {} stopped after {} batches: {}; the reply shows when the turn ends", to.publisher(),
           batches, e.getClass().getSimpleName());
       return;
     }

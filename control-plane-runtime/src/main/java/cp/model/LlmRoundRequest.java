@@ -25,7 +25,7 @@ import java.util.Optional;
  *
  * <p>On the wire (activity inputs in recorded histories) the request keeps the one flat shape it
  * always had ({@link Wire}: {@code prompt_ref}, {@code dispatched}, {@code max_tokens},
- * {@code temperature}, {@code cost_before}, {@code wo_type}, each absent when unset), so every
+ * {@code temperature}, {@code cost_before}, {@code wo_type}, {@code record_plan}, each absent when unset), so every
  * recorded history still reads, and a worker of either version reads the other's requests.
  *
  * @param prompt the prepared prompt, or (lean round 1) the work order to prepare
@@ -88,10 +88,19 @@ public record LlmRoundRequest(
     }
   }
 
-  /** Lean round 1: the dispatched work order, which the round prepares before it calls the model. */
-  public record ToPrepare(WorkOrder workOrder) implements PromptSource {
+  /**
+   * Lean round 1: the dispatched work order, which the round prepares before it calls the model;
+   * with {@code recordPlan} ({@code plan-in-round} 1) the round first writes the work order's
+   * WO_PLANNED and WO_DISPATCHED to HO2m ({@link Ho2PlanEvents}), which a local activity wrote before.
+   */
+  public record ToPrepare(WorkOrder workOrder, boolean recordPlan) implements PromptSource {
     public ToPrepare {
       Objects.requireNonNull(workOrder, "dispatched");
+    }
+
+    /** A work order whose plan is already written. */
+    public ToPrepare(WorkOrder workOrder) {
+      this(workOrder, false);
     }
   }
 
@@ -175,11 +184,12 @@ public record LlmRoundRequest(
   Wire wire() {
     String promptRef = prompt instanceof Prepared p ? p.promptRef() : null;
     WorkOrder dispatched = prompt instanceof ToPrepare t ? t.workOrder() : null;
+    Boolean recordPlan = prompt instanceof ToPrepare t && t.recordPlan() ? Boolean.TRUE : null;
     return new Wire(woId, sessionId, agentClass, contractId, promptRef, transcript, allowedTools, round,
         tokenBudgetRemaining, overrides.maxTokens().orElse(null), overrides.temperature().orElse(null), dispatched,
         closing.map(Closing::costBefore).orElse(null), closing.map(Closing::woType).orElse(null),
         stream.map(StreamTo::publisher).orElse(null), stream.map(StreamTo::key).orElse(null), usdBudgetRemaining,
-        usdBudgetLevel, tenant);
+        usdBudgetLevel, tenant, recordPlan);
   }
 
   /**
@@ -202,7 +212,8 @@ public record LlmRoundRequest(
           + " both cost_before and wo_type or neither; it has only " + (w.costBefore() == null ? "wo_type"
           : "cost_before"));
     }
-    PromptSource prompt = w.promptRef() != null ? new Prepared(w.promptRef()) : new ToPrepare(w.dispatched());
+    PromptSource prompt = w.promptRef() != null ? new Prepared(w.promptRef())
+        : new ToPrepare(w.dispatched(), Boolean.TRUE.equals(w.recordPlan()));
     Optional<Closing> closing = w.costBefore() == null ? Optional.empty()
         : Optional.of(new Closing(w.costBefore(), w.woType()));
     Optional<StreamTo> stream = w.streamPublisher() == null || w.streamKey() == null ? Optional.empty()
@@ -235,5 +246,6 @@ public record LlmRoundRequest(
       String streamKey,
       Double usdBudgetRemaining,
       String usdBudgetLevel,
-      String tenant) {}
+      String tenant,
+      Boolean recordPlan) {}
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.activities.Ho2Activities;
 import cp.model.EventType;
 import cp.model.Ho2Event;
+import cp.model.Ho2PlanEvents;
 import cp.model.Ho2Record;
 import cp.model.Ho2RecordResult;
 import cp.model.Json;
@@ -32,19 +33,16 @@ public final class Ho2EventLog {
 
   /** WO_PLANNED and WO_DISPATCHED for a work order about to run. */
   public void plannedAndDispatched(WorkOrder planned) {
+    inChain(planned);
+    write(Ho2PlanEvents.of(planned, turn));
+  }
+
+  /**
+   * Adds a work order to the chain whose WO_PLANNED and WO_DISPATCHED its first LLM round writes
+   * ({@code plan-in-round} 1), so they are not written here.
+   */
+  public void inChain(WorkOrder planned) {
     chainWoIds.add(planned.woId());
-    ObjectNode wo = (ObjectNode) Json.tree(planned);
-    ObjectNode plannedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName());
-    plannedMeta.set("work_order", wo);
-    ObjectNode dispatchedMeta = base(planned.woId()).put("wo_type", planned.woType().wireName())
-        .put("dispatched_to", "ho1");
-    write(List.of(
-        new Ho2Event(EventType.WO_PLANNED.wire(), EventType.WO_PLANNED.wire() + "/" + planned.woId(), planned.woId(),
-            "PLANNED",
-            planned.woType().wireName() + " under " + planned.constraints().promptContractId(), plannedMeta, false),
-        new Ho2Event(EventType.WO_DISPATCHED.wire(), EventType.WO_DISPATCHED.wire() + "/" + planned.woId(),
-            planned.woId(), "DISPATCHED",
-            "dispatched to HO1", dispatchedMeta, false)));
   }
 
   /** WO_QUALITY_GATE with the chain's trace hash. */

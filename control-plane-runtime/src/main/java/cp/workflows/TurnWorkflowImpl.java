@@ -69,6 +69,9 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   /** Issue 23 ({@link SessionVersions#DOLLAR_BUDGETS}): from version 1 on, work orders carry the turn's dollar budgets. */
   static final String DOLLAR_BUDGETS = SessionVersions.DOLLAR_BUDGETS;
   static final int ROUND2_VERSION = 1;
+  /** Issue 21: a work order's first LLM round writes its WO_PLANNED and WO_DISPATCHED, not a local activity. */
+  static final String PLAN_IN_ROUND = "plan-in-round";
+  static final int PLAN_IN_ROUND_VERSION = 1;
 
   private final Ho1Activities ho1 = Workflow.newActivityStub(Ho1Activities.class);
   private final Ho1Activities ho1Local = Workflow.newLocalActivityStub(Ho1Activities.class);
@@ -122,6 +125,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private boolean round2;
+  private boolean planInRound;
   /** Issue 23: the turn's dollar budgets (off unless the session handed them over). */
   private TurnDollars dollars;
 
@@ -133,6 +137,8 @@ public class TurnWorkflowImpl implements TurnWorkflow {
         >= LiveTurn.LIVE_TURN_VERSION) {
       live.start(Workflow.getInfo().getWorkflowId());
     }
+    planInRound = lean && Workflow.getVersion(PLAN_IN_ROUND, Workflow.DEFAULT_VERSION, PLAN_IN_ROUND_VERSION)
+        >= PLAN_IN_ROUND_VERSION;
     Ho2EventLog log = new Ho2EventLog(ho2Local, in.profile().agentClass(), in.sessionId(), in.turn());
     if (!round2) {
       return steps(in, log, lean);
@@ -246,8 +252,25 @@ public class TurnWorkflowImpl implements TurnWorkflow {
   }
 
   private WorkOrder execute(WorkOrderRunner runner, Ho2EventLog log, WorkOrder planned, AgentProfile p) {
+    return run(runner, planned, p, plan(log, planned));
+  }
+
+  /**
+   * WO_PLANNED and WO_DISPATCHED of a work order about to run: written here (a local activity), or
+   * from {@link #PLAN_IN_ROUND} on left to its first round where it has one (returns true then).
+   */
+  private boolean plan(Ho2EventLog log, WorkOrder planned) {
+    if (planInRound && WorkOrderRunner.preparesInRound(planned)) {
+      log.inChain(planned);
+      return true;
+    }
     log.plannedAndDispatched(planned);
-    WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass());
+    return false;
+  }
+
+  /** Runs a planned work order and adds what it produced to the turn's; {@code recordPlan}: see {@link #plan}. */
+  private WorkOrder run(WorkOrderRunner runner, WorkOrder planned, AgentProfile p, boolean recordPlan) {
+    WorkOrderRunner.Outcome out = runner.run(planned.transitionTo(WoState.DISPATCHED), p.agentClass(), recordPlan);
     chain.add(out.workOrder());
     exchangeIds.addAll(out.exchangeIds());
     toolCalls.addAll(out.toolCalls());

@@ -124,6 +124,25 @@ public final class WorkOrderRunner {
 
   /** Runs a work order in state dispatched to a terminal state. */
   public Outcome run(WorkOrder dispatched, String agentClass) {
+    return run(dispatched, agentClass, false);
+  }
+
+  /**
+   * Whether the current protocol prepares {@code wo} in its first LLM round (a round trip), rather
+   * than with a local activity: every work order but a tool_call one, while it has tokens left.
+   */
+  public static boolean preparesInRound(WorkOrder wo) {
+    return wo.woType() != WoType.TOOL_CALL && wo.tokensRemaining() > 0;
+  }
+
+  /**
+   * As above; with {@code recordPlan} (only where {@link #preparesInRound}) the first round also
+   * writes the work order's WO_PLANNED and WO_DISPATCHED ({@code plan-in-round} 1).
+   */
+  public Outcome run(WorkOrder dispatched, String agentClass, boolean recordPlan) {
+    if (recordPlan && (!lean || !preparesInRound(dispatched))) {
+      throw new IllegalArgumentException("work order " + dispatched.woId() + " has no first round to record its plan");
+    }
     if (dispatched.state() != WoState.DISPATCHED) {
       throw new IllegalStateException("work order " + dispatched.woId() + " must be dispatched, is "
           + dispatched.state().wireName());
@@ -133,7 +152,7 @@ public final class WorkOrderRunner {
       return new ClassicWorkOrderRunner(remote, local, onStep).run(dispatched, run);
     }
     WorkOrder wo = dispatched.transitionTo(WoState.EXECUTING);
-    if (wo.woType() == WoType.TOOL_CALL || wo.tokensRemaining() <= 0) {
+    if (!preparesInRound(wo)) {
       // No round trip to prepare the work order: prepare it here.
       PreparedWorkOrder prepared = local.prepare(dispatched);
       if (!prepared.ok()) {
@@ -150,7 +169,7 @@ public final class WorkOrderRunner {
       onStep.accept(run.step(wo, round));
       LlmRoundResult r;
       LlmRoundRequest request = LlmRoundRequest.lean(wo.woId(), wo.sessionId(), agentClass,
-          wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched)
+          wo.constraints().promptContractId(), round == 1 ? new LlmRoundRequest.ToPrepare(dispatched, recordPlan)
               : new LlmRoundRequest.Prepared(promptRef), transcript, wo.constraints().allowedTools(), round,
           wo.tokensRemaining(), LlmRoundRequest.Overrides.of(wo.constraints().maxTokens(),
               wo.constraints().temperature()), new LlmRoundRequest.Closing(wo.cost(), wo.woType()))

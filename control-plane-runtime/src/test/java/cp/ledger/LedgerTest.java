@@ -71,6 +71,39 @@ class LedgerTest {
     }
   }
 
+  // Issue 21: reads keep parsed entries (JsonlReads.CACHE_BYTES); whatever is kept or evicted, every
+  // read returns each entry exactly as written, newest first or in file order, again and again.
+  @Test
+  void rereads_ofMoreLinesThanReadsKeep_returnEveryEntryAsWritten() {
+    String padding = "x".repeat(10_000);
+    int n = (int) (2 * JsonlReads.CACHE_BYTES / padding.length());
+    List<String> ids = new ArrayList<>();
+    try (Ledger l = open()) {
+      for (int i = 0; i < n; i++) {
+        ids.add(l.write(LedgerEntry.builder("EVENT").submissionId("S").decision("OK").reason("entry " + i)
+            .metadata(Json.object().put("session_id", "SES-0000000" + (i % 2)).put("i", i).put("pad", padding))
+            .build()));
+      }
+      for (int pass = 0; pass < 3; pass++) {
+        List<LedgerEntry> all = l.readAll();
+        assertEquals(ids, all.stream().map(LedgerEntry::entryId).toList(), "pass " + pass);
+        for (int i = 0; i < n; i++) {
+          assertEquals(i, all.get(i).meta("i").asInt());
+          assertEquals("entry " + i, all.get(i).reason());
+        }
+        List<String> newestFirst = new ArrayList<>();
+        l.visitNewestFirst(LedgerQuery.session("SES-00000001"), e -> newestFirst.add(e.entryId()));
+        List<String> odd = new ArrayList<>();
+        for (int i = n - 1; i >= 0; i--) {
+          if (i % 2 == 1) {
+            odd.add(ids.get(i));
+          }
+        }
+        assertEquals(odd, newestFirst, "pass " + pass);
+      }
+    }
+  }
+
   @Test
   void readers_filterByEventTypeSessionWorkOrderAndLastN() {
     writeN(12);

@@ -11,10 +11,15 @@ import cp.gateway.OfflineProvider;
 import cp.gateway.ProviderException;
 import cp.gateway.ProviderReply;
 import cp.ledger.LedgerEntry;
+import cp.ledger.LedgerQuery;
+import cp.model.Ho2Event;
+import cp.model.Ho2PlanEvents;
+import cp.model.Json;
 import cp.model.PromptRequest;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.model.WoState;
+import cp.model.WorkOrder;
 import cp.model.WorkOrderIds;
 import cp.workflows.WorkOrderRunner.Outcome;
 import io.temporal.api.enums.v1.EventType;
@@ -118,6 +123,58 @@ class LlmCallPerActivityTest {
     assertEquals(2, Ho1Harness.scheduledActivityIds(history, "Ho1ToolCall").size());
     assertEquals(3, h.successfulExchanges().size());
     assertNoFailedWorkflowTask(history);
+  }
+
+  /**
+   * Issue 21 ({@code plan-in-round} 1): a work order's WO_PLANNED and WO_DISPATCHED are written by
+   * its first LLM round, before it prepares the work order (WO_EXECUTING), instead of by a local
+   * activity before the round is scheduled. With every workflow task replayed from the start and
+   * the first round's completion lost once (the round runs twice): each entry written once, in the
+   * order a reader expects, with the content the turn's event log writes.
+   */
+  @Test
+  void firstRoundWritesThePlan_once_beforeTheWorkOrderExecutes_andNoLocalActivityWritesIt() {
+    LostCompletions[] ho1 = new LostCompletions[1];
+    h.plane(home, new OfflineProvider(), tools, real -> ho1[0] = new LostCompletions(real, 1, 0, false));
+    ControlPlaneClient cp = new ControlPlaneClient(h.client, Ho1Harness.QUEUE,
+        h.runtime().catalog().agentClasses(), Ho1Harness.FAST_RETRIES.continueAsNewAfterTurns());
+    String session = cp.startSession("ADMIN");
+
+    TurnResult turn = cp.turn(session, "hello");
+    cp.end(session);
+
+    assertEquals(TurnOutcome.SUCCESS, turn.outcome(), turn.response());
+    assertTrue(ho1[0].llmAttempts.stream().anyMatch(a -> a.attempt() == 2), "the first round ran twice");
+    var ho2 = h.runtime().ledgers().ho2("ADMIN");
+    List<LedgerEntry> ho2Entries = ho2.query(LedgerQuery.session(session));
+    List<LedgerEntry> executing = h.ho1("WO_EXECUTING");
+    for (int seq = 1; seq <= 2; seq++) {
+      String woId = WorkOrderIds.workOrder(session, 1, seq);
+      List<LedgerEntry> plan = ho2Entries.stream().filter(e -> woId.equals(e.workOrderId()))
+          .filter(e -> e.eventType().equals("WO_PLANNED") || e.eventType().equals("WO_DISPATCHED")).toList();
+      assertEquals(List.of("WO_PLANNED", "WO_DISPATCHED"), plan.stream().map(LedgerEntry::eventType).toList(), woId);
+      WorkOrder planned = Json.convert(plan.get(0).meta("work_order"), WorkOrder.class);
+      assertEquals(WoState.PLANNED, planned.state());
+      List<Ho2Event> expected = Ho2PlanEvents.of(planned, 1);
+      for (int i = 0; i < 2; i++) {
+        assertEquals(Json.write(expected.get(i).metadata()), Json.write(plan.get(i).metadata()), woId + " " + expected.get(i).eventType());
+        assertEquals(expected.get(i).reason(), plan.get(i).reason());
+      }
+      LedgerEntry exec = executing.stream().filter(e -> woId.equals(e.workOrderId())).findFirst().orElseThrow();
+      assertTrue(plan.get(1).timestamp().compareTo(exec.timestamp()) <= 0, woId + ": dispatched before executing");
+    }
+    List<HistoryEvent> history = h.history(WorkOrderIds.turnWorkflow(session, 1));
+    List<String> localActivities = history.stream().filter(HistoryEvent::hasMarkerRecordedEventAttributes)
+        .map(HistoryEvent::getMarkerRecordedEventAttributes).filter(m -> m.getMarkerName().equals("LocalActivity"))
+        .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8()).toList();
+    assertEquals(List.of("\"Ho2Attend\"", "\"Ho2Record\""), localActivities,
+        "attention and the gate's step are local; no work order's plan is");
+    List<String> firstRounds = history.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+        .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+        .filter(a -> a.getActivityType().getName().equals("Ho1LlmRound"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).toList();
+    assertEquals(2, firstRounds.size());
+    assertTrue(firstRounds.stream().allMatch(r -> r.contains("\"record_plan\":true")), firstRounds.toString());
   }
 
   private static void assertNoFailedWorkflowTask(List<HistoryEvent> history) {

@@ -118,6 +118,20 @@ class LlmRoundRequestTest {
     assertThrows(DataConverterException.class, () -> read(neither));
   }
 
+  // Issue 21 (plan-in-round 1): a first round that also writes its work order's plan says so on the
+  // wire (record_plan true); without the flag (every round recorded before) it does not.
+  @Test
+  void aFirstRoundThatRecordsThePlan_saysSoOnTheWire_andOneThatDoesNot_leavesTheFieldOut() {
+    String first = wire(null, true, true);
+    String json = first.substring(0, first.length() - 1) + ",\"record_plan\":true}";
+    LlmRoundRequest r = read(json);
+    assertTrue(assertInstanceOf(LlmRoundRequest.ToPrepare.class, r.prompt()).recordPlan());
+    assertEquals(Json.parse(json), write(r));
+    LlmRoundRequest without = read(wire(null, true, true));
+    assertFalse(((LlmRoundRequest.ToPrepare) without.prompt()).recordPlan());
+    assertFalse(write(without).has("record_plan"));
+  }
+
   @Test
   void finishingNeedsTheCostAndTheType_andPreparingNeedsFinishing() {
     String onlyCost = wire("LED-p", false, false).replace("}", "") + ",\"cost_before\":"

@@ -75,6 +75,8 @@ final class FakeActivities {
      * or {@link #HANG_AT_MOST} passes (then it answers late, as a very slow provider would).
      */
     volatile java.util.concurrent.CountDownLatch hangSynthesize;
+    /** Where a round that records its work order's plan (plan-in-round 1) writes WO_PLANNED and WO_DISPATCHED. */
+    volatile Ho2 plans;
     /** Counted down when a hanging round noticed its cancellation. */
     final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
 
@@ -98,6 +100,10 @@ final class FakeActivities {
     @Override
     public LlmRoundResult llmRound(LlmRoundRequest r) {
       rounds.add(r);
+      if (r.prompt() instanceof LlmRoundRequest.ToPrepare t && t.recordPlan() && plans != null
+          && plans.events.stream().noneMatch(e -> e.key().equals("WO_PLANNED/" + t.workOrder().woId()))) {
+        plans.events.addAll(cp.model.Ho2PlanEvents.ofDispatched(t.workOrder()));
+      }
       if (hotUnwritable != null) {
         throw ApplicationFailure.newNonRetryableFailure(hotUnwritable, "ledger_unwritable");
       }

@@ -97,6 +97,15 @@ class ReplayTest {
   /** Issue 20: nobody decided within the 2 s approval timeout, a forged decision notwithstanding. */
   static final String QUERIED_APPROVAL_TIMED_OUT_TURN = "approval-by-query-timed-out-turn.json";
   /**
+   * Lean turns as they ran before {@code plan-in-round} 1 (each work order's plan a local activity):
+   * frozen, the current code records them as {@link #PLAN_IN_ROUND_TURNS}.
+   */
+  static final List<String> BEFORE_PLAN_IN_ROUND = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
+      "lean-gate-retry-turn.json");
+  /** Issue 21 (plan-in-round 1): the same three turns, each work order's plan written by its first round. */
+  static final List<String> PLAN_IN_ROUND_TURNS = List.of("plan-in-round-plain-turn.json",
+      "plan-in-round-tool-loop-turn.json", "plan-in-round-gate-retry-turn.json");
+  /**
    * Issue 23 (tenant 1, dollar-budgets 1): a session of tenant acme whose agent has dollar caps: one
    * turn (its work orders reserve against them), a turn refused up front for the session's dollars
    * (an Update refusal: not in the history), end.
@@ -115,13 +124,14 @@ class ReplayTest {
    */
   static final String TENANT_ADMISSION_FILE = "tenant-admission-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
-  static final List<String> CURRENT = List.of("lean-plain-turn.json", "lean-tool-loop-turn.json",
-      "lean-gate-retry-turn.json", "lean-plain-session.json", "lean-idle-end-retry-session.json",
+  static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
+      PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
       TENANT_ADMISSION_FILE);
-  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, CURRENT)
+  static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
+      CURRENT)
       .flatMap(List::stream).toList();
 
   private static Set<String> toRecord = Set.of();
@@ -188,7 +198,8 @@ class ReplayTest {
 
   @Test
   void currentHistories_areLeanTurns_withoutLocalActivityArgumentsInTheirMarkers() throws IOException {
-    for (String f : List.of("lean-plain-turn.json", "lean-tool-loop-turn.json", "lean-gate-retry-turn.json")) {
+    for (String f : java.util.stream.Stream.of(BEFORE_PLAN_IN_ROUND, PLAN_IN_ROUND_TURNS).flatMap(List::stream)
+        .toList()) {
       WorkflowExecutionHistory h = WorkflowExecutionHistory.fromJson(Files.readString(DIR.resolve(f),
           StandardCharsets.UTF_8));
       assertTrue(PlaneFixture.mentions(h, TurnWorkflowImpl.LEAN_TURN), f + " has no lean-turn version marker");
@@ -201,6 +212,32 @@ class ReplayTest {
       assertFalse(localActivities.contains("\"Ho1Prepare\"") || localActivities.contains("\"Ho1Finish\""),
           f + ": " + localActivities);
     }
+  }
+
+  @Test
+  void planInRoundHistories_haveTheMarker_andWriteEachPlanInTheFirstRoundInsteadOfALocalActivity()
+      throws IOException {
+    for (int i = 0; i < PLAN_IN_ROUND_TURNS.size(); i++) {
+      WorkflowExecutionHistory now = history(PLAN_IN_ROUND_TURNS.get(i));
+      WorkflowExecutionHistory before = history(BEFORE_PLAN_IN_ROUND.get(i));
+      String f = PLAN_IN_ROUND_TURNS.get(i);
+      assertTrue(PlaneFixture.mentions(now, TurnWorkflowImpl.PLAN_IN_ROUND), f + ": no plan-in-round marker");
+      assertFalse(PlaneFixture.mentions(before, TurnWorkflowImpl.PLAN_IN_ROUND), "recorded before the change");
+      long workOrders = roundRequests(now).stream().filter(r -> r.contains("\"dispatched\"")).count();
+      assertTrue(workOrders >= 2, f);
+      assertEquals(workOrders, roundRequests(now).stream().filter(r -> r.contains("\"record_plan\":true")).count(),
+          f + ": every first round writes its work order's plan");
+      assertEquals(localActivities(before).size() - workOrders, localActivities(now).size(),
+          f + ": one local activity fewer per work order");
+      assertTrue(roundRequests(before).stream().noneMatch(r -> r.contains("record_plan")), f);
+    }
+  }
+
+  private static List<String> roundRequests(WorkflowExecutionHistory h) {
+    return h.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes())
+        .filter(a -> a.getActivityType().getName().equals("Ho1LlmRound"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).toList();
   }
 
   @Test
@@ -363,7 +400,8 @@ class ReplayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN})
+  @ValueSource(strings = {"plain-turn.json", "lean-plain-turn.json", QUERIED_APPROVAL_TURN,
+      "plan-in-round-plain-turn.json"})
   void changedTurnWorkflow_failsReplayWithANonDeterminismError(String file) throws Exception {
     String json = Files.readString(DIR.resolve(file), StandardCharsets.UTF_8);
     try (HistoryReplayer changed = new HistoryReplayer(ChangedTurnWorkflowImpl.class)) {
@@ -483,14 +521,14 @@ class ReplayTest {
 
   static void record() throws Exception {
     Files.createDirectories(DIR);
-    recordTurn("lean-plain-turn.json", ho1 -> { }, "hello");
-    recordTurn("lean-tool-loop-turn.json", ho1 -> {
+    recordTurn(PLAN_IN_ROUND_TURNS.get(0), ho1 -> { }, "hello");
+    recordTurn(PLAN_IN_ROUND_TURNS.get(1), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.toolUse("list_packages", Json.object())
           : ho1.text("{\"response_text\":\"3 packages\"}");
     }, "what packages are installed?");
-    recordTurn("lean-gate-retry-turn.json", ho1 -> {
+    recordTurn(PLAN_IN_ROUND_TURNS.get(2), ho1 -> {
       AtomicInteger n = new AtomicInteger();
       ho1.synthesize = r -> n.incrementAndGet() == 1
           ? ho1.text("{\"response_text\":\"  \"}")

@@ -38,6 +38,9 @@ final class WorkflowHarness implements AutoCloseable {
   /** With {@code payloadKey}, the client and worker encrypt payloads as a plane with CP_PAYLOAD_KEY does. */
   WorkflowHarness(Ho1Activities ho1, Ho2Activities ho2, SessionActivities session, int cacheSize, boolean timeSkipping,
       Optional<PayloadKey> payloadKey) {
+    if (ho1 instanceof FakeActivities.Ho1 fake && ho2 instanceof FakeActivities.Ho2 fakeHo2) {
+      fake.plans = fakeHo2; // plan-in-round 1: a round that records its work order's plan writes to HO2
+    }
     env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
         .setUseTimeskipping(timeSkipping)
         .setWorkflowClientOptions(WorkflowClientOptions.newBuilder()

@@ -55,6 +55,19 @@ class SessionWorkflowTest {
     return h.client.newWorkflowStub(SessionWorkflow.class, SID);
   }
 
+  /** The turn_refused failure inside a refused turn Update (its innermost ApplicationFailure). */
+  private static io.temporal.failure.ApplicationFailure turnRefused(WorkflowUpdateException e) {
+    io.temporal.failure.ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.temporal.failure.ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, String.valueOf(e));
+    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    return af;
+  }
+
   private static String updateError(Runnable r) {
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, r::run);
     Throwable t = e;
@@ -465,14 +478,7 @@ class SessionWorkflowTest {
     io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
         () -> s.turn(new TurnRequest("and now?")));
 
-    io.temporal.failure.ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.failure.ApplicationFailure a) {
-        af = a;
-      }
-    }
-    assertNotNull(af, String.valueOf(e));
-    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
     cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
     assertEquals("budget_exhausted", refusal.code());
     assertEquals("session", refusal.level());
@@ -508,14 +514,7 @@ class SessionWorkflowTest {
     io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
         () -> s.turn(new TurnRequest("and now?")));
 
-    io.temporal.failure.ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.failure.ApplicationFailure a) {
-        af = a;
-      }
-    }
-    assertNotNull(af, String.valueOf(e));
-    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
     cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
     assertEquals("budget_exhausted", refusal.code());
     assertEquals("session", refusal.level());
@@ -552,14 +551,7 @@ class SessionWorkflowTest {
 
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, () -> s.turn(new TurnRequest("more")));
 
-    io.temporal.failure.ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.failure.ApplicationFailure a) {
-        af = a;
-      }
-    }
-    assertNotNull(af, String.valueOf(e));
-    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
     cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
     assertEquals("budget_exhausted", refusal.code());
     assertEquals("tenant_month", refusal.level());

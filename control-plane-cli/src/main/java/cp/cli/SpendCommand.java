@@ -1,18 +1,26 @@
 package cp.cli;
 
 import cp.gateway.SpendReport;
+import cp.gateway.TenantCounters;
 import cp.ledger.Ledgers;
 import cp.ledger.Tier;
 import cp.model.Json;
 import cp.model.TenantId;
+import cp.worker.PlaneConfig;
+import cp.worker.TenantSpend;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Issue 23: what the model calls cost, by tenant, agent class, model or day, from the HOT ledger's EXCHANGEs. */
+/**
+ * Issue 23: what the model calls cost, by tenant, agent class, model or day, from the HOT ledger's
+ * EXCHANGEs, and beside it what the tenant counters hold reserved and unsettled per tenant.
+ */
 @Command(name = "spend", mixinStandardHelpOptions = true,
     description = "What model calls cost (USD), grouped, from the HOT ledger's EXCHANGE entries.")
 final class SpendCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
@@ -25,7 +33,7 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
   @Option(names = "--by", defaultValue = "tenant", description = "tenant, agent, model or day. Default: ${DEFAULT-VALUE}.")
   String by;
 
-  @Option(names = "--json", description = "One JSON object: groups, spent_usd, calls, total_usd.")
+  @Option(names = "--json", description = "One JSON object: groups, spent_usd, calls, total_usd, reserved_usd.")
   boolean json;
 
   @Override
@@ -41,9 +49,10 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException("--since must be a day YYYY-MM-DD (UTC), was '" + since + "'");
     }
-    try (Ledgers ledgers = openLedgers(config())) {
+    PlaneConfig cfg = config();
+    try (Ledgers ledgers = openLedgers(cfg)) {
       List<cp.ledger.LedgerEntry> hot = ledgers.existing(Tier.HOT, null).map(l -> l.readAll()).orElse(List.of());
-      SpendReport report = SpendReport.of(hot, grouping, t, day);
+      SpendReport report = SpendReport.of(hot, grouping, t, day).withHeld(held(cfg));
       if (json) {
         out().println(Json.write(report.toJson()));
       } else {
@@ -51,5 +60,16 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
       }
     }
     return Cpctl.OK;
+  }
+
+  /** What the plane's tenant counters hold unsettled, per tenant (none when no worker kept counters). */
+  private static Map<String, Double> held(PlaneConfig cfg) {
+    Optional<TenantCounters> counters = TenantSpend.existing(cfg);
+    if (counters.isEmpty()) {
+      return Map.of();
+    }
+    try (TenantCounters c = counters.get()) {
+      return c.heldByTenant(Instant.now());
+    }
   }
 }

@@ -356,7 +356,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     String woId = WorkOrderIds.workOrder(r.sessionId(), r.turn(), DEGRADED_WO_SEQ);
     PromptRequest request = request(contract, agent, woId, r.sessionId(), prompt.system(),
         List.of(Message.user(prompt.user())), List.of(), LlmRoundRequest.Overrides.NONE, r.tokenBudgetRemaining(),
-        id);
+        id).toBuilder().tenant(r.tenant()).build();
     PromptResponse resp = send(request, true);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);

@@ -23,4 +23,11 @@ public interface SessionActivities {
    * the ledger's.
    */
   WoCost turnCost(String sessionId, String turnWorkflowId);
+
+  /**
+   * Issue 23: whether the session's tenant can pay for the turn's smallest call (the classify call
+   * for this message, at the agent's model's price) under its daily and monthly caps, from what the
+   * shared tenant counters hold spent.
+   */
+  cp.model.TenantRoom tenantRoom(cp.model.TenantRoom.Request request);
 }

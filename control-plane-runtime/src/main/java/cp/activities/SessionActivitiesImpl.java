@@ -22,6 +22,7 @@ public final class SessionActivitiesImpl implements SessionActivities {
   private final KeyedWrites writes;
   private final Telemetry telemetry;
   private final AgentPrices prices;
+  private final cp.gateway.TenantGuard tenants;
 
   /** As below, with no prices: profiles carry no dollar figures for the smallest call. */
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry) {
@@ -35,6 +36,13 @@ public final class SessionActivitiesImpl implements SessionActivities {
    */
   public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry,
       AgentPrices prices) {
+    this(catalog, ledgers, context, telemetry, prices, cp.gateway.TenantGuard.NONE);
+  }
+
+  /** As above; {@code tenants}: the tenants' caps and counters, for a turn refused up front (issue 23). */
+  public SessionActivitiesImpl(Catalog catalog, Ledgers ledgers, ActivityContextSource context, Telemetry telemetry,
+      AgentPrices prices, cp.gateway.TenantGuard tenants) {
+    this.tenants = java.util.Objects.requireNonNull(tenants, "tenants");
     this.catalog = catalog;
     this.prices = java.util.Objects.requireNonNull(prices, "prices");
     this.writes = new KeyedWrites(ledgers, context);
@@ -134,5 +142,24 @@ public final class SessionActivitiesImpl implements SessionActivities {
   @Override
   public WoCost turnCost(String sessionId, String turnWorkflowId) {
     return TurnExchanges.cost(writes.ledgers().hot(), sessionId, turnWorkflowId);
+  }
+
+  @Override
+  public cp.model.TenantRoom tenantRoom(cp.model.TenantRoom.Request r) {
+    AgentConfig a = catalog.agent(r.agentClass());
+    return catalog.findContract(cp.model.ContractIds.CLASSIFY).flatMap(c -> {
+      long maxTokens = c.boundary().maxTokens();
+      return tenants.upFront(r.tenant(), prices.of(a.agentClass(), c.boundary()),
+          smallestCall(a) - maxTokens + r.messageTokens(), maxTokens);
+    }).map(u -> {
+      var d = u.decision();
+      String tenant = cp.model.TenantId.orDefault(r.tenant());
+      String message = "tenant " + tenant + "'s " + (cp.model.UsdBudgets.TENANT_DAY.equals(d.level()) ? "daily"
+          : "monthly") + " cap " + cp.model.UsdBudgets.usd(d.cap()) + " (" + d.level() + ") has "
+          + cp.model.UsdBudgets.usd(d.spent()) + " spent and this turn's first model call reserves up to "
+          + cp.model.UsdBudgets.usd(u.needed()) + "; it resets at " + d.resets() + ": try again then, or have an"
+          + " operator raise the tenant's cap (" + cp.model.UsdBudgets.TENANTS_FILE + ")";
+      return new cp.model.TenantRoom(d.level(), d.cap(), d.spent(), u.needed(), d.resets().toString(), message);
+    }).orElse(cp.model.TenantRoom.ENOUGH);
   }
 }

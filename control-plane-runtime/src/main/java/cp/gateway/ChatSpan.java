@@ -40,6 +40,7 @@ final class ChatSpan {
     if (r.agentClass() != null) {
       span.setAttribute(PlaneSpans.AGENT_CLASS, r.agentClass());
     }
+    span.setAttribute(PlaneSpans.TENANT, cp.model.TenantId.orDefault(r.tenant()));
     PlaneSpans.ids(span, r.sessionId(), WorkOrderIds.turnOf(r.workOrderId()), r.workOrderId());
     if (telemetry.captureContent()) {
       if (r.system() != null) {

@@ -115,7 +115,11 @@ public final class Gateway {
    * prices its calls (issue 23); empty when the model has no price.
    */
   public Optional<Pricing> pricing(String providerId, String model) {
-    return costs.pricing(providerId != null ? providerId : config.defaultProvider(), model);
+    String provider = providerId != null ? providerId : config.defaultProvider();
+    LlmProvider p = providers.get(provider);
+    // A call that names no model goes to its provider's default, as route prices it.
+    String m = model != null ? model : p != null ? p.defaultModel().orElse(null) : null;
+    return costs.pricing(provider, m);
   }
 
   public CircuitBreaker breaker(String providerId) {
@@ -239,6 +243,8 @@ public final class Gateway {
     }
     recordKeptAnswers();
 
+    String tenant = cp.model.TenantId.orDefault(sized.tenant());
+    tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
     TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
       return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);

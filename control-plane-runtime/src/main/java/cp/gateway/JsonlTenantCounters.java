@@ -104,6 +104,19 @@ public final class JsonlTenantCounters implements TenantCounters {
     return locked(ch -> totalsNow(tenant, now));
   }
 
+  @Override
+  public synchronized Map<String, Double> heldByTenant(Instant now) {
+    return locked(ch -> {
+      Map<String, Double> held = new java.util.TreeMap<>();
+      for (Reservation r : reservations.values()) {
+        if (r.actual() == null && r.counts(now.toEpochMilli())) {
+          held.merge(r.tenant(), r.amount(), Double::sum);
+        }
+      }
+      return held;
+    });
+  }
+
   private Totals totalsNow(String tenant, Instant now) {
     String day = TenantCounters.day(now);
     String month = TenantCounters.month(now);

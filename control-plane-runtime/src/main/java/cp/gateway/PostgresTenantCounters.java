@@ -145,6 +145,24 @@ public final class PostgresTenantCounters implements TenantCounters {
     }
   }
 
+  @Override
+  public java.util.Map<String, Double> heldByTenant(Instant now) {
+    try (Connection c = pool.getConnection();
+        PreparedStatement q = c.prepareStatement("SELECT tenant, sum(amount) FROM cp_tenant_reservations"
+            + " WHERE actual IS NULL AND expires_at > ? GROUP BY tenant")) {
+      q.setTimestamp(1, Timestamp.from(now));
+      java.util.Map<String, Double> held = new java.util.TreeMap<>();
+      try (ResultSet rs = q.executeQuery()) {
+        while (rs.next()) {
+          held.put(rs.getString(1), rs.getDouble(2));
+        }
+      }
+      return held;
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot read what is held: " + e.getMessage(), e);
+    }
+  }
+
   private static Totals totalsIn(Connection c, String tenant, Instant now) throws SQLException {
     try (PreparedStatement q = c.prepareStatement("SELECT"
         + " coalesce(sum(actual) FILTER (WHERE day = ? AND actual IS NOT NULL), 0),"

@@ -18,6 +18,9 @@ import java.util.TreeMap;
  * ledger's EXCHANGE entries, so the groups add up to the EXCHANGE costs exactly. An EXCHANGE from
  * before issue 23 names no tenant (its tenant is {@code default}); the agent class is its session's
  * (SESSION_START), {@code unknown} for a call outside a session; a call whose model had no price counts in {@code cost_unknown_calls}.
+ *
+ * <p>Beside what was spent, what the tenant counters hold reserved and unsettled per tenant (calls
+ * in flight, {@link #withHeld}): not yet in any EXCHANGE, so apart from the spent figures.
  */
 public final class SpendReport {
   private static final String SESSION_START = cp.model.EventType.SESSION_START.wire();
@@ -43,12 +46,39 @@ public final class SpendReport {
   private final Optional<String> tenant;
   private final Optional<LocalDate> since;
   private final List<Group> groups;
+  /** What the tenant counters hold unsettled, per tenant (only the asked tenant's with --tenant). */
+  private final Map<String, Double> held;
 
-  private SpendReport(By by, Optional<String> tenant, Optional<LocalDate> since, List<Group> groups) {
+  private SpendReport(By by, Optional<String> tenant, Optional<LocalDate> since, List<Group> groups,
+      Map<String, Double> held) {
     this.by = by;
     this.tenant = tenant;
     this.since = since;
     this.groups = List.copyOf(groups);
+    this.held = Map.copyOf(held);
+  }
+
+  /** This report with what the tenant counters hold reserved and unsettled, per tenant ({@link TenantCounters#heldByTenant}). */
+  public SpendReport withHeld(Map<String, Double> heldByTenant) {
+    Map<String, Double> h = new TreeMap<>();
+    heldByTenant.forEach((t, usd) -> {
+      if (usd > 0 && (tenant.isEmpty() || tenant.get().equals(t))) {
+        h.put(t, usd);
+      }
+    });
+    List<Group> g = new java.util.ArrayList<>(groups);
+    if (by == By.TENANT) {
+      // A tenant whose only calls are in flight still has a row: what it holds.
+      h.keySet().stream().filter(t -> groups.stream().noneMatch(x -> x.group().equals(t)))
+          .forEach(t -> g.add(new Group(t, 0, 0, 0)));
+      g.sort(java.util.Comparator.comparing(Group::group));
+    }
+    return new SpendReport(by, tenant, since, g, h);
+  }
+
+  /** What is held reserved and unsettled in all (the report's tenant's alone with --tenant). */
+  public double reservedUsd() {
+    return held.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
   /** The report over {@code hot}'s entries: EXCHANGEs of {@code tenant} (all when empty) on or after {@code since} (UTC). */
@@ -86,7 +116,8 @@ public final class SpendReport {
       s[2] += unknown != null && unknown.asBoolean() ? 1 : 0;
     }
     return new SpendReport(by, tenant, since, sums.entrySet().stream()
-        .map(x -> new Group(x.getKey(), x.getValue()[0], (int) x.getValue()[1], (int) x.getValue()[2])).toList());
+        .map(x -> new Group(x.getKey(), x.getValue()[0], (int) x.getValue()[1], (int) x.getValue()[2])).toList(),
+        Map.of());
   }
 
   private static String orUnknown(String s) {
@@ -101,30 +132,50 @@ public final class SpendReport {
     return groups.stream().mapToDouble(Group::spentUsd).sum();
   }
 
-  /** {@code {"by": …, "tenant": …, "since": …, "groups": [{"group", "spent_usd", "calls", "cost_unknown_calls"}], "total_usd"}}. */
+  /**
+   * {@code {"by": …, "tenant": …, "since": …, "groups": [{"group", "spent_usd", "calls",
+   * "cost_unknown_calls"}], "total_usd", "reserved_usd", "reserved_by_tenant": {…}}}; grouped by
+   * tenant, each group also has its {@code reserved_usd}.
+   */
   public ObjectNode toJson() {
     ObjectNode o = Json.object().put("by", by.name().toLowerCase(Locale.ROOT));
     tenant.ifPresent(t -> o.put("tenant", t));
     since.ifPresent(d -> o.put("since", d.toString()));
     ArrayNode a = o.putArray("groups");
     for (Group g : groups) {
-      a.add(Json.object().put("group", g.group()).put("spent_usd", g.spentUsd()).put("calls", g.calls())
-          .put("cost_unknown_calls", g.costUnknownCalls()));
+      ObjectNode row = Json.object().put("group", g.group()).put("spent_usd", g.spentUsd()).put("calls", g.calls())
+          .put("cost_unknown_calls", g.costUnknownCalls());
+      if (by == By.TENANT) {
+        row.put("reserved_usd", held.getOrDefault(g.group(), 0.0));
+      }
+      a.add(row);
     }
     o.put("total_usd", totalUsd());
+    o.put("reserved_usd", reservedUsd());
+    ObjectNode byTenant = o.putObject("reserved_by_tenant");
+    new TreeMap<>(held).forEach(byTenant::put);
     return o;
   }
 
   /** A table for people: one line a group, then the total. */
   public List<String> lines() {
     String head = by.name().toLowerCase(Locale.ROOT);
+    boolean perTenant = by == By.TENANT;
     List<String> out = new java.util.ArrayList<>();
-    out.add(String.format(Locale.ROOT, "%-32s %14s %8s %s", head, "spent_usd", "calls", "cost_unknown"));
+    out.add(String.format(Locale.ROOT, "%-32s %14s %8s %-12s", head, "spent_usd", "calls", "cost_unknown")
+        + (perTenant ? String.format(Locale.ROOT, " %14s", "reserved_usd") : ""));
     for (Group g : groups) {
-      out.add(String.format(Locale.ROOT, "%-32s %14.6f %8d %d", g.group(), g.spentUsd(), g.calls(),
-          g.costUnknownCalls()));
+      out.add(String.format(Locale.ROOT, "%-32s %14.6f %8d %-12d", g.group(), g.spentUsd(), g.calls(),
+          g.costUnknownCalls()) + (perTenant ? String.format(Locale.ROOT, " %14.6f", held.getOrDefault(g.group(), 0.0))
+          : ""));
     }
-    out.add(String.format(Locale.ROOT, "%-32s %14.6f", "total", totalUsd()));
+    out.add(String.format(Locale.ROOT, "%-32s %14.6f", "total", totalUsd())
+        + (perTenant ? String.format(Locale.ROOT, " %8s %-12s %14.6f", "", "", reservedUsd()) : ""));
+    if (!perTenant) {
+      // Reservations belong to tenants, not to agents, models or days: listed per tenant below.
+      new TreeMap<>(held).forEach((t, usd) -> out.add(String.format(Locale.ROOT, "reserved (tenant %s) %14.6f", t,
+          usd)));
+    }
     return out;
   }
 }

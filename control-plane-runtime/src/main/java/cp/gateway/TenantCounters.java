@@ -33,6 +33,12 @@ public interface TenantCounters extends AutoCloseable {
   /** What {@code tenant} has spent and holds reserved today and this month. */
   Totals totals(String tenant, Instant now);
 
+  /**
+   * What every tenant holds reserved and unsettled at {@code now} (calls in flight, or whose
+   * worker died before the reservation expired), in US dollars; tenants holding nothing are absent.
+   */
+  java.util.Map<String, Double> heldByTenant(Instant now);
+
   @Override
   default void close() {}
 

@@ -46,6 +46,37 @@ public final class TenantGuard implements AutoCloseable {
     this.clock = clock;
   }
 
+  /** The label of a daily cap's gauge. */
+  public static final String DAY = "day";
+  /** The label of a monthly cap's gauge. */
+  public static final String MONTH = "month";
+  /** Tenants whose remaining-budget gauges are registered (once each). */
+  private final java.util.Set<String> watched = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Hands {@code register} a reader of what each capped period of {@code tenant} has left, the
+   * first time the tenant is seen (the metrics' remaining-budget gauges).
+   */
+  public void watch(String tenant, java.util.function.BiConsumer<String, java.util.function.Supplier<Number>> register) {
+    String t = TenantId.orDefault(tenant);
+    Optional<TenantCaps.Caps> c = counters == null ? Optional.empty() : caps.of(t);
+    if (c.isEmpty() || !watched.add(t)) {
+      return;
+    }
+    c.get().dailyUsd().ifPresent(cap -> register.accept(DAY, () -> remaining(t, cap, true)));
+    c.get().monthlyUsd().ifPresent(cap -> register.accept(MONTH, () -> remaining(t, cap, false)));
+  }
+
+  /** Cap less spent less held now; NaN when the counters cannot be read (a scrape must not fail). */
+  private double remaining(String tenant, double cap, boolean day) {
+    try {
+      TenantCounters.Totals t = counters.totals(tenant, clock.instant());
+      return day ? cap - t.daySpent() - t.dayReserved() : cap - t.monthSpent() - t.monthReserved();
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
   /** A call's reservation: settle or release it once (a no-op when nothing was reserved). */
   public final class Held {
     private final String key;
@@ -105,6 +136,28 @@ public final class TenantGuard implements AutoCloseable {
       }
     }
   }
+
+  /**
+   * Issue 23, refused up front: whether {@code tenant} has spent too much today or this month to pay
+   * for a call of {@code promptTokens} and {@code maxTokens} at {@code pricing}; what is held by
+   * calls in flight does not count here (it may settle lower, and the call itself waits for it).
+   * Empty when the tenant has no cap or the call has no price (the gateway then decides).
+   */
+  public Optional<UpFront> upFront(String tenant, Optional<Pricing> pricing, long promptTokens, long maxTokens) {
+    Optional<TenantCaps.Caps> c = counters == null ? Optional.empty() : caps.of(TenantId.orDefault(tenant));
+    if (c.isEmpty() || pricing.isEmpty()) {
+      return Optional.empty();
+    }
+    double needed = pricing.get().worstCase(Math.max(0, promptTokens), Math.max(0, maxTokens));
+    Instant now = clock.instant();
+    TenantCounters.Totals t = counters.totals(TenantId.orDefault(tenant), now);
+    TenantCounters.Decision d = TenantCounters.decide(c.get(), needed,
+        new TenantCounters.Totals(t.daySpent(), 0, t.monthSpent(), 0), now);
+    return d.granted() ? Optional.empty() : Optional.of(new UpFront(d, needed));
+  }
+
+  /** A tenant cap that cannot pay for a call: the counters' decision and what the call needs. */
+  public record UpFront(TenantCounters.Decision decision, double needed) {}
 
   @Override
   public void close() {

@@ -27,6 +27,8 @@ public final class PlaneMetrics {
   public static final String LLM_COST = "cp.llm.cost.usd";
   /** Issue 23: what answered calls cost, by tenant, agent class and model ({@code cp_spend_usd_total}). */
   public static final String SPEND = "cp.spend.usd";
+  /** Issue 23: what a tenant's daily or monthly cap has left (Prometheus: cp_tenant_budget_remaining_usd). */
+  public static final String TENANT_BUDGET_REMAINING = "cp.tenant.budget.remaining.usd";
   public static final String GATE_REJECTIONS = "cp.quality.gate.rejections";
   public static final String GATE_ESCALATIONS = "cp.quality.gate.escalations";
   public static final String DEGRADATIONS = "cp.degradations";
@@ -234,6 +236,19 @@ public final class PlaneMetrics {
     if (registry != null) {
       Gauge.builder(BREAKER_STATE, state).description("Circuit breaker state per provider: 0 closed, 1 half-open, 2 open")
           .tags("provider", label(provider)).strongReference(true).register(registry);
+    }
+  }
+
+  /**
+   * Issue 23: what {@code tenant}'s cap for {@code period} ({@code day} or {@code month}) has left,
+   * cap less spent less held by calls in flight, read from the shared counters at each scrape
+   * (so it counts every worker's calls); registering the same tenant and period again keeps the first.
+   */
+  public void tenantBudgetRemaining(String tenant, String period, Supplier<Number> remaining) {
+    if (registry != null) {
+      Gauge.builder(TENANT_BUDGET_REMAINING, remaining)
+          .description("What a tenant's daily or monthly dollar cap has left: cap less spent less held by calls in flight")
+          .tags("tenant", label(tenant), "period", label(period)).strongReference(true).register(registry);
     }
   }
 

@@ -48,6 +48,8 @@ public final class PlaneSpans {
   public static final AttributeKey<Long> TURN = AttributeKey.longKey("cp.turn");
   public static final AttributeKey<String> WO_ID = AttributeKey.stringKey("cp.wo_id");
   public static final AttributeKey<String> AGENT_CLASS = AttributeKey.stringKey("cp.agent_class");
+  /** Issue 23: the session's tenant, on the turn's invoke_agent span and each EXCHANGE's chat span. */
+  public static final AttributeKey<String> TENANT = AttributeKey.stringKey("cp.tenant");
   public static final AttributeKey<String> LEDGER_ENTRY_ID = AttributeKey.stringKey("cp.ledger.entry_id");
   public static final AttributeKey<String> LEDGER_HASH = AttributeKey.stringKey("cp.ledger.hash");
   public static final AttributeKey<String> LEDGER_TIER = AttributeKey.stringKey("cp.ledger.tier");

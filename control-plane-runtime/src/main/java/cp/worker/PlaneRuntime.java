@@ -107,7 +107,7 @@ public final class PlaneRuntime implements AutoCloseable {
         new Ho2ActivitiesImpl(ledgers, new AttentionAssembler(catalog, ledgers, clock, services.faults()), context,
             telemetry),
         new SessionActivitiesImpl(catalog, ledgers, context, telemetry,
-            new cp.activities.AgentPrices(catalog, gateway, defaultModel)),
+            new cp.activities.AgentPrices(catalog, gateway, defaultModel), tenants),
         new cp.activities.ApprovalActivitiesImpl(ledgers),
         new cp.activities.CatalogActivitiesImpl(catalog)};
   }

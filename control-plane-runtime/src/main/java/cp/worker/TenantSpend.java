@@ -14,7 +14,7 @@ import java.time.Duration;
  * kept in: the ledger's PostgreSQL database when the ledgers are there (shared by every host),
  * else the plane's files under CP_HOME (one host).
  */
-final class TenantSpend {
+public final class TenantSpend {
   private TenantSpend() {}
 
   static TenantGuard guard(PlaneConfig config, Clock clock) {
@@ -36,5 +36,18 @@ final class TenantSpend {
         : new JsonlTenantCounters(config.ensureHome());
     // A reservation nobody settles (its worker died) is held as long as the call could have run.
     return new TenantGuard(caps, counters, wait, config.worker().llmStartToClose(), clock);
+  }
+
+  /**
+   * The counters a plane of {@code config} keeps, for readers ({@code cpctl spend}): its PostgreSQL
+   * database's with {@code CP_LEDGER_URL}; else the JSONL file under CP_HOME if a worker wrote one
+   * (empty when none did: nothing was ever reserved there).
+   */
+  public static java.util.Optional<TenantCounters> existing(PlaneConfig config) {
+    if (config.ledgers().database() != null) {
+      return java.util.Optional.of(PostgresTenantCounters.open(config.ledgers().database()));
+    }
+    return java.nio.file.Files.isRegularFile(config.home().resolve(JsonlTenantCounters.FILE))
+        ? java.util.Optional.of(new JsonlTenantCounters(config.home())) : java.util.Optional.empty();
   }
 }

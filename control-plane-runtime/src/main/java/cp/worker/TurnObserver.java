@@ -55,6 +55,8 @@ final class TurnObserver extends WorkerInterceptorBase {
 
   private final class Inbound extends WorkflowInboundCallsInterceptorBase {
     private String agentClass;
+    /** Issue 23: the session's tenant, for the invoke_agent span. */
+    private String tenant;
     private long approvalRequestedAt;
     private long approvalWaitMillis;
 
@@ -106,6 +108,7 @@ final class TurnObserver extends WorkerInterceptorBase {
       Object[] args = input.getArguments();
       if (args != null && args.length > 0 && args[0] instanceof SessionInput s) {
         agentClass = s.agentClass();
+        tenant = s.tenantOrDefault();
         return super.execute(input);
       }
       if (args == null || args.length == 0 || !(args[0] instanceof TurnInput t)) {
@@ -130,6 +133,10 @@ final class TurnObserver extends WorkerInterceptorBase {
         // An Update delivered with the start (update-with-start) runs before the workflow method has
         // been given its input: the agent class then comes from the search attribute its start set.
         agentClass = Workflow.getTypedSearchAttributes().get(cp.workflows.CpSearchAttributes.AGENT_CLASS);
+      }
+      if (tenant == null) {
+        // Likewise the tenant (a session that set no CpTenant has none to show).
+        tenant = Workflow.getTypedSearchAttributes().get(cp.workflows.CpSearchAttributes.TENANT);
       }
       long started = Workflow.currentTimeMillis();
       Span span = WorkflowUnsafe.isReplaying() ? Span.getInvalid() : agentSpan();
@@ -169,6 +176,9 @@ final class TurnObserver extends WorkerInterceptorBase {
           span.setAttribute(PlaneSpans.AGENT_CLASS, agentClass);
         }
         PlaneSpans.ids(span, sessionId, 0, null);
+        if (tenant != null) {
+          span.setAttribute(PlaneSpans.TENANT, tenant);
+        }
       }
       return span;
     }

@@ -13,6 +13,7 @@ import cp.model.RootCause;
 import cp.model.SessionEvent;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
+import cp.model.UsdBudgets;
 import cp.model.WoCost;
 import cp.model.WoErrorCode;
 import io.temporal.failure.ActivityFailure;
@@ -35,9 +36,12 @@ final class Degradation {
   private final SessionLifecycle life;
   private final SessionResults results;
   private final boolean round2;
+  /** Issue 23: the session's tenant, whose dollars the degraded call reserves and settles. */
+  private final String tenant;
 
   Degradation(SessionActivities session, Ho1Activities ho1, SessionLifecycle life, SessionResults results,
-      boolean round2) {
+      boolean round2, String tenant) {
+    this.tenant = tenant;
     this.session = session;
     this.ho1 = ho1;
     this.life = life;
@@ -68,9 +72,17 @@ final class Degradation {
       return results.costed(n, "This session's token budget is used up; start a new session to continue.",
           TurnOutcome.ERROR, WoErrorCode.BUDGET_EXHAUSTED, failedTurn, null);
     }
+    boolean tenantCall = Workflow.getVersion(SessionVersions.DEGRADED_TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
     try {
-      LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left));
+      LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left,
+          tenantCall ? tenant : null));
       if (r instanceof LlmRoundResult.Refused refused) {
+        if (tenantCall && UsdBudgets.isTenantRefusal(refused.message())) {
+          // Issue 23: the tenant's daily or monthly cap, with when it resets; never the session's token advice.
+          return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
+              + refused.message() + ". Try again after the reset, or have an operator raise the tenant's cap ("
+              + UsdBudgets.TENANTS_FILE + ").", TurnOutcome.ERROR, refused.code(), failedTurn, null);
+        }
         // Issue 20: a fallback call the session's tokens cannot pay for says so, not "unavailable".
         String answer = WoErrorCode.BUDGET_EXHAUSTED.equals(refused.code())
             ? "The supervisor failed and this session's token budget cannot pay for the direct fallback call ("

@@ -62,6 +62,18 @@ final class SessionVersions {
    * asks the same id ({@link TurnWorkflowImpl#DOLLAR_BUDGETS}).
    */
   static final String DOLLAR_BUDGETS = "dollar-budgets";
+  /**
+   * Issue 23: from version 1 on, the degraded call carries the session's tenant (it reserves and
+   * settles that tenant's dollars; before, it counted against {@code default}), and a degraded call
+   * refused for the tenant's daily or monthly cap says so, not that the session's tokens ran out.
+   */
+  static final String DEGRADED_TENANT = "degraded-tenant";
+  /**
+   * Issue 23: from version 1 on, before each turn runs, the session asks (a local activity) whether
+   * its tenant's daily and monthly caps can pay for the turn's smallest call, and refuses the turn
+   * up front ({@code budget_exhausted}, level {@code tenant_day}/{@code tenant_month}) when not.
+   */
+  static final String TENANT_ADMISSION = "tenant-admission";
   static final int ROUND2_VERSION = 1;
 
   private SessionVersions() {}

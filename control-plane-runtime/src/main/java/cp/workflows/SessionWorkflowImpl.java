@@ -17,6 +17,8 @@ import cp.model.SessionEvent;
 import cp.model.SessionInput;
 import cp.model.SessionState;
 import cp.model.SessionSummary;
+import cp.model.TenantRoom;
+import cp.model.TokenEstimates;
 import cp.model.TurnRequest;
 import cp.model.TurnResult;
 import io.temporal.common.SearchAttributeUpdate;
@@ -85,6 +87,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private String tenant;
   /** Whether this run has the {@link SessionVersions#TENANT} behaviour (CpTenant among its own search attributes). */
   private boolean tenantAttribute;
+  /** Whether this run has {@link SessionVersions#TENANT_ADMISSION}: its tenant's caps are asked before each turn. */
+  private boolean tenantAdmission;
   /** Whether this run has the {@link SessionVersions#DOLLAR_BUDGETS} behaviour. */
   private boolean dollars;
 
@@ -104,6 +108,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     tenantAttribute = Workflow.getVersion(SessionVersions.TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
     tenant = in.tenantOrDefault();
     dollars = Workflow.getVersion(SessionVersions.DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenantAdmission = Workflow.getVersion(SessionVersions.TENANT_ADMISSION, Workflow.DEFAULT_VERSION, 1) >= 1;
     admission.checkDollars(dollars);
     approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
@@ -111,7 +116,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     }
     life.identify(in.sessionId(), in.agentClass(), startFirst);
     SessionResults results = new SessionResults(in.sessionId(), round2);
-    turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2),
+    turns = new SessionTurnRunner(session, life, results, new Degradation(session, ho1, life, results, round2, tenant),
         round2, id -> runningTurnWorkflowId = id, tenant);
     continueAsNewAfterTurns = in.continueAsNewAfterTurns() > 0 ? in.continueAsNewAfterTurns()
         : DEFAULT_CONTINUE_AS_NEW_TURNS;
@@ -249,6 +254,9 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       if (refused.isPresent()) {
         throw TurnAdmission.refused(refused.get());
       }
+      if (tenantAdmission) {
+        refuseForTheTenant(request.text());
+      }
       int n = account.turns() + 1;
       long remaining = account.remaining(life.profile().sessionTokenLimit());
       // Issue 23: the turn's work orders reserve against the session's dollars left (what it spent so far).
@@ -264,6 +272,17 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       }
       life.turnDone(Workflow.currentTimeMillis());
       turnLock.unlock();
+    }
+  }
+
+  /** Issue 23: a turn its tenant's daily or monthly cap cannot pay for is refused before any provider call. */
+  private void refuseForTheTenant(String text) {
+    TenantRoom room = session.tenantRoom(new TenantRoom.Request(tenant, life.agentClass(),
+        TokenEstimates.ofText(text)));
+    if (room.refused()) {
+      throw TurnAdmission.refused(new Refusal.Problem("session " + life.sessionId() + " cannot pay for this turn: "
+          + room.message(), Refusal.usdBudgetExhausted(room.level(), room.capUsd(), room.spentUsd(), room.neededUsd(),
+          room.resets())));
     }
   }
 

@@ -104,5 +104,10 @@ final class PlaneActivities {
     public cp.model.WoCost turnCost(String sessionId, String turnWorkflowId) {
       return t().turnCost(sessionId, turnWorkflowId);
     }
+
+    @Override
+    public cp.model.TenantRoom tenantRoom(cp.model.TenantRoom.Request request) {
+      return t().tenantRoom(request);
+    }
   }
 }

@@ -197,6 +197,27 @@ class TenantSpendConcurrencyTest {
     }
   }
 
+  /** What {@code cpctl spend} shows as reserved: unsettled, unexpired reservations per tenant, in both stores. */
+  @Test
+  void heldByTenant_isWhatIsReservedUnsettledAndUnexpired() throws Exception {
+    LedgerDatabase db = TestPostgres.freshDatabase();
+    TenantCaps.Caps caps = new TenantCaps.Caps(Optional.of(10.0), Optional.empty());
+    Instant now = Instant.parse("2026-11-26T10:00:00Z");
+    for (TenantCounters c : List.of(new JsonlTenantCounters(tmp.resolve("held")), PostgresTenantCounters.open(db))) {
+      try (c) {
+        assertTrue(c.reserve("acme", caps, "k/1", 0.5, now, now.plusSeconds(60)).granted());
+        assertTrue(c.reserve("acme", caps, "k/2", 0.25, now, now.plusSeconds(60)).granted());
+        assertTrue(c.reserve("acme", caps, "k/3", 1.0, now, now.plusSeconds(60)).granted());
+        c.settle("k/3", 0.1);
+        assertTrue(c.reserve("acme", caps, "k/4", 1.0, now.minusSeconds(120), now.minusSeconds(60)).granted());
+        assertTrue(c.reserve("beta", caps, "k/5", 0.125, now, now.plusSeconds(60)).granted());
+        assertTrue(c.reserve("gamma", caps, "k/6", 0.5, now, now.plusSeconds(60)).granted());
+        c.release("k/6");
+        assertEquals(java.util.Map.of("acme", 0.75, "beta", 0.125), c.heldByTenant(now), c.toString());
+      }
+    }
+  }
+
   /** Issue 23 bench note: what one reservation and settlement cost against PostgreSQL (printed, not asserted). */
   @Test
   void postgresReservation_costPerCall_isPrinted() {

@@ -41,24 +41,69 @@ class TenantStartTest {
   /**
    * Issue 23: a tenant over its daily cap (CP_TENANTS_FILE) has its call refused before it is sent,
    * and the turn names the tenant's cap and when it resets; another tenant's session is unaffected.
+   * The cap ($3) pays for the turn's smallest call (the classify call, up to $2.83 at these prices),
+   * so the turn is admitted; what classify spent leaves too little for synthesize's worst case.
    */
   @Test
   void aTenantOverItsDailyCap_isRefusedBeforeTheCall_namingTheCapAndTheReset_othersAreNot() throws Exception {
     Path prices = java.nio.file.Files.writeString(home.resolve("prices.json"),
         "{\"offline-rules-1\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 3000}}");
     Path tenants = java.nio.file.Files.writeString(home.resolve("tenants.json"),
-        "{\"tenants\": {\"acme\": {\"daily_usd\": 0.001}}}");
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 3.0}}}");
     try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of("CP_PRICES_FILE", prices.toString(),
         "CP_TENANTS_FILE", tenants.toString())), deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
       String acme = plane.client.startSession("ADMIN", "acme");
       var refused = plane.client.turn(acme, "hello");
       assertEquals("budget_exhausted", refused.errorCode(), refused::toString);
       assertTrue(refused.response().contains("USD budget (tenant_day)") && refused.response().contains("tenant acme's"
-          + " daily cap $0.0010") && refused.response().contains("resets at"), refused.response());
+          + " daily cap $3.0000") && refused.response().contains("resets at"), refused.response());
       assertTrue(refused.response().contains("CP_TENANTS_FILE") && !refused.response().contains("token budget"),
           refused.response());
+      assertEquals(1, plane.runtime.ledgers().hot().bySession(acme).stream()
+          .filter(x -> x.eventType().equals("EXCHANGE")).count(), "classify was sent, synthesize was not");
+      String other = plane.client.startSession("ADMIN", "beta");
+      assertEquals("success", plane.client.turn(other, "hello").outcome());
+    }
+  }
+
+  /**
+   * Issue 23 (h10's gap): a tenant whose daily cap (as the shared counters hold it, here filled by
+   * a second counters object on the same CP_HOME) cannot pay for the turn's smallest call is refused
+   * up front: typed budget_exhausted naming tenant_day, the cap, what is spent, what the call needs
+   * and when the day resets, before any provider call. Before, the turn ran and its first call was
+   * refused by the gateway (a turn result, not a refusal, and a turn of the limit used).
+   */
+  @Test
+  void aTenantWhoseDayCannotPayTheSmallestCall_isRefusedUpFront_namingTenantDay() throws Exception {
+    Path prices = java.nio.file.Files.writeString(home.resolve("prices.json"),
+        "{\"offline-rules-1\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 3000}}");
+    Path tenants = java.nio.file.Files.writeString(home.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 50.0}}}");
+    java.time.Instant now = java.time.Instant.now();
+    try (var counters = new cp.gateway.JsonlTenantCounters(home)) {
+      var caps = new cp.gateway.TenantCaps.Caps(java.util.Optional.of(50.0), java.util.Optional.empty());
+      // What another worker spent today: all but a tenth of a cent.
+      assertTrue(counters.reserve("acme", caps, "test/earlier", 49.999, now, now.plusSeconds(600)).granted());
+      counters.settle("test/earlier", 49.999);
+    }
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of("CP_PRICES_FILE", prices.toString(),
+        "CP_TENANTS_FILE", tenants.toString())), deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
+      String acme = plane.client.startSession("ADMIN", "acme");
+      ClientException e = assertThrows(ClientException.class, () -> plane.client.turn(acme, "hello"));
+      assertEquals(ClientException.Kind.REFUSED, e.kind(), e::toString);
+      cp.model.Refusal r = e.refusal().orElseThrow(() -> new AssertionError("no typed refusal: " + e));
+      assertEquals("budget_exhausted", r.code());
+      assertEquals("tenant_day", r.level());
+      assertEquals("usd", r.currency());
+      assertEquals(50.0, r.capUsd(), 1e-9);
+      assertEquals(49.999, r.spentUsd(), 1e-9);
+      assertTrue(r.neededUsd() > 0.001, "the smallest call needs more than is left: " + r.neededUsd());
+      assertEquals(cp.gateway.TenantCounters.dayResets(java.time.Instant.now()).toString(), r.resets());
+      assertTrue(e.getMessage().contains("tenant acme's daily cap $50.0000") && e.getMessage().contains(
+          "CP_TENANTS_FILE"), e.getMessage());
       assertEquals(0, plane.runtime.ledgers().hot().bySession(acme).stream()
           .filter(x -> x.eventType().equals("EXCHANGE")).count(), "nothing was sent");
+      assertEquals(0, plane.client.state(acme).turns(), "the refused turn used no turn");
       String other = plane.client.startSession("ADMIN", "beta");
       assertEquals("success", plane.client.turn(other, "hello").outcome());
     }

@@ -66,6 +66,8 @@ final class FakeActivities {
     volatile boolean failDegraded;
     /** When set, the degraded call is refused by the gateway with this code (e.g. budget_exhausted). */
     volatile String refuseDegraded;
+    /** The message of {@link #refuseDegraded}'s refusal. */
+    volatile String refuseDegradedMessage = "refused (test)";
     volatile String degradedText = "degraded answer";
     volatile double degradedCost = 0;
     /**
@@ -187,7 +189,7 @@ final class FakeActivities {
         throw ApplicationFailure.newNonRetryableFailure("still down (test)", "server_error");
       }
       if (refuseDegraded != null) {
-        return new LlmRoundResult.Refused(refuseDegraded, "refused (test)", "LED-rej" + ids.incrementAndGet(), "fake");
+        return new LlmRoundResult.Refused(refuseDegraded, refuseDegradedMessage, "LED-rej" + ids.incrementAndGet(), "fake");
       }
       return new LlmRoundResult.Answered(new LlmRoundResult.Exchange("LED-deg" + ids.incrementAndGet(), 10, 5,
           degradedCost, "fake", false, "stop"), degradedText);
@@ -305,6 +307,16 @@ final class FakeActivities {
     public WoCost turnCost(String sessionId, String turnWorkflowId) {
       WoCost c = spendDetail.get(turnWorkflowId);
       return c != null ? c : new WoCost(spend.getOrDefault(turnWorkflowId, 0L), 0, 0, 0, 0, 0.0);
+    }
+
+    /** The tenant checks the session asked, and what each is answered (default: room enough). */
+    final List<cp.model.TenantRoom.Request> tenantChecks = Collections.synchronizedList(new ArrayList<>());
+    volatile cp.model.TenantRoom tenantRoom = cp.model.TenantRoom.ENOUGH;
+
+    @Override
+    public cp.model.TenantRoom tenantRoom(cp.model.TenantRoom.Request request) {
+      tenantChecks.add(request);
+      return tenantRoom;
     }
 
     List<String> types() {

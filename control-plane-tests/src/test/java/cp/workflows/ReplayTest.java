@@ -113,12 +113,23 @@ class ReplayTest {
   static final String DOLLAR_SESSION_FILE = "dollar-budget-session.json";
   /** Issue 23 (dollar-budgets 1): a turn whose synthesize call its work order's own dollar budget refused. */
   static final String DOLLAR_TURN_FILE = "dollar-budget-turn.json";
+  /**
+   * Issue 23 (degraded-tenant 1): a session of tenant acme whose turns fail: turn 1's degraded call
+   * (carrying the tenant) answers, turn 2's is refused for the tenant's daily cap; end.
+   */
+  static final String DEGRADED_TENANT_FILE = "degraded-tenant-session.json";
+  /**
+   * Issue 23 (tenant-admission 1): a session of tenant acme: turn 1 admitted (its tenant could pay),
+   * turn 2 refused up front for the tenant's monthly cap (a failed Update), end.
+   */
+  static final String TENANT_ADMISSION_FILE = "tenant-admission-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
       PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
-      QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE);
+      QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
+      TENANT_ADMISSION_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
       CURRENT)
       .flatMap(List::stream).toList();
@@ -327,6 +338,38 @@ class ReplayTest {
         "recorded before the change");
   }
 
+  /**
+   * Issue 23 (degraded-tenant 1): the degraded calls carry the session's tenant and a tenant cap's
+   * refusal is told as such; a degraded session recorded before has no marker and still replays.
+   */
+  @Test
+  void degradedTenantHistory_hasItsMarker_theTenantOnTheDegradedCall_andTheTenantsRefusal() throws IOException {
+    WorkflowExecutionHistory session = history(DEGRADED_TENANT_FILE);
+    assertTrue(PlaneFixture.mentions(session, SessionVersions.DEGRADED_TENANT), "no degraded-tenant marker");
+    List<String> degraded = session.getEvents().stream().filter(e -> e.hasActivityTaskScheduledEventAttributes())
+        .map(e -> e.getActivityTaskScheduledEventAttributes())
+        .filter(a -> a.getActivityType().getName().equals("Ho1DegradedCall"))
+        .map(a -> a.getInput().getPayloads(0).getData().toStringUtf8()).toList();
+    assertEquals(2, degraded.size(), "one degraded call per turn: " + degraded);
+    degraded.forEach(in -> assertTrue(in.contains("\"tenant\":\"acme\""), in));
+    assertTrue(PlaneFixture.mentions(session, "the direct fallback call was not sent: USD budget (tenant_day)"),
+        "turn 2 named the tenant's daily cap");
+    assertFalse(PlaneFixture.mentions(history(DEGRADED_COSTS_FILE), SessionVersions.DEGRADED_TENANT),
+        "recorded before the change");
+  }
+
+  /** Issue 23 (tenant-admission 1): the session asked its tenant's room before each turn; older sessions did not. */
+  @Test
+  void tenantAdmissionHistory_asksTheTenantsRoomBeforeEachTurn() throws IOException {
+    WorkflowExecutionHistory session = history(TENANT_ADMISSION_FILE);
+    assertTrue(PlaneFixture.mentions(session, SessionVersions.TENANT_ADMISSION), "no tenant-admission marker");
+    assertEquals(2, localActivities(session).stream().filter(t -> t.contains("TenantRoom")).count(),
+        "one tenant check per turn: " + localActivities(session));
+    assertTrue(PlaneFixture.mentions(session, "tenant_month"), "turn 2 was refused naming the tenant's month");
+    assertFalse(PlaneFixture.mentions(history(DOLLAR_SESSION_FILE), SessionVersions.TENANT_ADMISSION),
+        "recorded before the change");
+  }
+
   private static List<String> localActivities(WorkflowExecutionHistory h) {
     return h.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
         .map(e -> e.getMarkerRecordedEventAttributes())
@@ -501,6 +544,8 @@ class ReplayTest {
     recordContractSessions(CONTRACT_FILE, REFUSED_START_FILE, "SES-0000123b");
     recordDollarSession(DOLLAR_SESSION_FILE, "SES-0000126a");
     recordDollarTurn(DOLLAR_TURN_FILE);
+    recordDegradedTenantSession(DEGRADED_TENANT_FILE, "SES-0000127a");
+    recordTenantAdmissionSession(TENANT_ADMISSION_FILE, "SES-0000127b");
     recordApproval(QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN, "SES-0000125a", "grant", 600);
     recordApproval(null, QUERIED_APPROVAL_TIMED_OUT_TURN, "SES-0000125c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
@@ -620,6 +665,49 @@ class ReplayTest {
       var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
       SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
       stub.turn(new TurnRequest("turn 1"));
+      org.junit.jupiter.api.Assertions.assertThrows(io.temporal.client.WorkflowUpdateException.class,
+          () -> stub.turn(new TurnRequest("turn 2")));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #DEGRADED_TENANT_FILE}. */
+  private static void recordDegradedTenantSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    ho1.failGateway = true;
+    FakeActivities.Session session = new FakeActivities.Session();
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.turn(new TurnRequest("turn 1"));
+      ho1.refuseDegraded = "budget_exhausted";
+      ho1.refuseDegradedMessage = cp.model.UsdBudgets.refusal(cp.model.UsdBudgets.TENANT_DAY, 0, 0.01,
+          "tenant acme's daily cap $1.0000 has $1.0000 spent and $0.0000 held by calls in flight; it resets at"
+              + " 2026-11-27T00:00:00Z");
+      stub.turn(new TurnRequest("turn 2"));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #TENANT_ADMISSION_FILE}. */
+  private static void recordTenantAdmissionSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Session session = new FakeActivities.Session();
+    try (WorkflowHarness h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.turn(new TurnRequest("turn 1"));
+      session.tenantRoom = new cp.model.TenantRoom("tenant_month", 100.0, 99.999, 0.004, "2026-12-01T00:00:00Z",
+          "tenant acme's monthly cap $100.0000 (tenant_month) has $99.9990 spent");
       org.junit.jupiter.api.Assertions.assertThrows(io.temporal.client.WorkflowUpdateException.class,
           () -> stub.turn(new TurnRequest("turn 2")));
       stub.end();

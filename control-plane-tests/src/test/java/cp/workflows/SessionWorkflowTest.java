@@ -55,6 +55,19 @@ class SessionWorkflowTest {
     return h.client.newWorkflowStub(SessionWorkflow.class, SID);
   }
 
+  /** The turn_refused failure inside a refused turn Update (its innermost ApplicationFailure). */
+  private static io.temporal.failure.ApplicationFailure turnRefused(WorkflowUpdateException e) {
+    io.temporal.failure.ApplicationFailure af = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.temporal.failure.ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, String.valueOf(e));
+    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    return af;
+  }
+
   private static String updateError(Runnable r) {
     WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, r::run);
     Throwable t = e;
@@ -465,14 +478,7 @@ class SessionWorkflowTest {
     io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
         () -> s.turn(new TurnRequest("and now?")));
 
-    io.temporal.failure.ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.failure.ApplicationFailure a) {
-        af = a;
-      }
-    }
-    assertNotNull(af, String.valueOf(e));
-    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
     cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
     assertEquals("budget_exhausted", refusal.code());
     assertEquals("session", refusal.level());
@@ -508,14 +514,7 @@ class SessionWorkflowTest {
     io.temporal.client.WorkflowUpdateException e = assertThrows(io.temporal.client.WorkflowUpdateException.class,
         () -> s.turn(new TurnRequest("and now?")));
 
-    io.temporal.failure.ApplicationFailure af = null;
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.failure.ApplicationFailure a) {
-        af = a;
-      }
-    }
-    assertNotNull(af, String.valueOf(e));
-    assertEquals(cp.model.Refusal.TURN_REFUSED, af.getType());
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
     cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
     assertEquals("budget_exhausted", refusal.code());
     assertEquals("session", refusal.level());
@@ -529,6 +528,41 @@ class SessionWorkflowTest {
         af.getOriginalMessage());
     assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
     assertEquals(llmCallsBefore, ho1.rounds.size(), "nothing ran");
+  }
+
+  /**
+   * Issue 23 (tenant-admission 1): before each turn the session asks whether its tenant's caps can
+   * pay for the turn's smallest call; refused, the turn is refused up front naming the tenant level,
+   * and nothing runs. Before, the session never asked, and the turn ran until the gateway refused.
+   */
+  @Test
+  void aTenantWhoseCapCannotPayTheSmallestCall_isRefusedUpFront_namingTheTenantLevel() {
+    SessionWorkflow s0 = h.sessionStub(SID);
+    WorkflowClient.start(s0::run, new SessionInput(SID, "ADMIN", null, 0).withTenant("acme"));
+    SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("hello")).outcome());
+    assertEquals(1, session.tenantChecks.size());
+    assertEquals("acme", session.tenantChecks.get(0).tenant());
+    assertEquals("ADMIN", session.tenantChecks.get(0).agentClass());
+    assertEquals(cp.model.TokenEstimates.ofText("hello"), session.tenantChecks.get(0).messageTokens());
+    session.tenantRoom = new cp.model.TenantRoom("tenant_month", 100.0, 99.999, 0.004, "2026-12-01T00:00:00Z",
+        "tenant acme's monthly cap $100.0000 (tenant_month) has $99.9990 spent");
+    int roundsBefore = ho1.rounds.size();
+
+    WorkflowUpdateException e = assertThrows(WorkflowUpdateException.class, () -> s.turn(new TurnRequest("more")));
+
+    io.temporal.failure.ApplicationFailure af = turnRefused(e);
+    cp.model.Refusal refusal = af.getDetails().get(0, cp.model.Refusal.class);
+    assertEquals("budget_exhausted", refusal.code());
+    assertEquals("tenant_month", refusal.level());
+    assertEquals("usd", refusal.currency());
+    assertEquals(100.0, refusal.capUsd(), 1e-12);
+    assertEquals(99.999, refusal.spentUsd(), 1e-12);
+    assertEquals(0.004, refusal.neededUsd(), 1e-12);
+    assertEquals("2026-12-01T00:00:00Z", refusal.resets());
+    assertTrue(af.getOriginalMessage().contains("tenant acme's monthly cap"), af.getOriginalMessage());
+    assertEquals(roundsBefore, ho1.rounds.size(), "nothing ran");
+    assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
   }
 
   /** Issue 23: a work order whose call its own dollar budget cannot pay for ends the turn naming that budget. */

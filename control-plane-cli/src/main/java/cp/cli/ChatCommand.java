@@ -220,6 +220,11 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       }
 
       @Override
+      public boolean wantsEventsAfterResult() {
+        return LiveReply.LISTENS_AFTER_RESULT;
+      }
+
+      @Override
       public void onApproval(PendingApproval pending) {
         approvals.add(pending);
       }

@@ -7,11 +7,14 @@ import java.io.PrintStream;
 /**
  * Prints a turn's reply as it arrives (issue 24): each text delta at once, flushed; a
  * {@code retracted} ends the line, says so on stderr and prints again what stays; at the end the
- * footer, after the reply in full when it did not stream (or, never expected, when what streamed is
- * not the result: the result is what counts). Deltas come on the turn's thread, the result on the
+ * footer, after the rest of the reply from the result (the text after the last delta read: the
+ * commands do not read the closed turn's last events, {@link #LISTENS_AFTER_RESULT}), or after
+ * the reply in full when it did not stream or what streamed is not the result (the result counts). Deltas come on the turn's thread, the result on the
  * caller's, one after the other.
  */
 final class LiveReply {
+  /** The commands print the rest of the reply from the result: no read of the closed turn's events. */
+  static final boolean LISTENS_AFTER_RESULT = false;
   /** What stderr says when streamed text is withdrawn. */
   static final String WITHDRAWN = "  [the reply above was withdrawn; it continues from what stays]";
 
@@ -59,10 +62,13 @@ final class LiveReply {
       TurnPrinter.print(out, r);
       return;
     }
-    out.println();
-    if (!shown.toString().equals(r.response())) {
+    String response = r.response() == null ? "" : r.response();
+    if (response.startsWith(shown.toString())) {
+      out.println(response.substring(shown.length())); // the text after the last delta read, if any
+    } else {
+      out.println();
       err.println(WITHDRAWN);
-      out.println(r.response());
+      out.println(response);
     }
     out.println(TurnPrinter.footer(r));
     out.flush();

@@ -68,6 +68,11 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
         public boolean wantsEvents() {
           return stream;
         }
+
+        @Override
+        public boolean wantsEventsAfterResult() {
+          return LiveReply.LISTENS_AFTER_RESULT;
+        }
       });
       if (json) {
         out().println(Json.pretty(r));

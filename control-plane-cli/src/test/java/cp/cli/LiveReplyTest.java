@@ -86,4 +86,21 @@ class LiveReplyTest {
     live.finish(result("Whole."));
     assertEquals("Whole.\n" + TurnPrinter.footer(result("Whole.")) + "\n", out.toString(StandardCharsets.UTF_8));
   }
+
+  /** The commands skip reading the closed turn's last events: the text after the last delta read comes from the result. */
+  @Test
+  void theRestAfterTheLastDeltaRead_comesFromTheResult_notWithdrawn() {
+    Flushes out = new Flushes();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    LiveReply live = new LiveReply(new PrintStream(out, false, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), () -> { });
+
+    live.onEvent(TurnEvent.text(1, "Hello, wo"));
+    live.finish(result("Hello, world."));
+
+    assertEquals("Hello, world.\n" + TurnPrinter.footer(result("Hello, world.")) + "\n",
+        out.all.toString(StandardCharsets.UTF_8));
+    assertEquals("", err.toString(StandardCharsets.UTF_8), "nothing was withdrawn");
+    assertTrue(!LiveReply.LISTENS_AFTER_RESULT, "chat and turn print the rest from the result");
+  }
 }

@@ -91,7 +91,7 @@ final class TurnCall {
       }, waiters);
       try {
         TurnResult r = await(sessionId, call, accepted, reporter, follower, listener);
-        if (follower != null) {
+        if (follower != null && listener.wantsEventsAfterResult()) {
           follower.finish(r.turn());
         }
         return r;

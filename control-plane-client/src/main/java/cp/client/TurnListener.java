@@ -26,6 +26,16 @@ public interface TurnListener {
     return false;
   }
 
+  /**
+   * Whether, once the turn has its result, its last events are read too (to {@code done}), so
+   * {@link #onEvent} hears every event. {@code false} for a listener that shows the rest of the
+   * reply from the result itself: the client then skips that last read, a Query on the closed turn
+   * workflow that a worker answers by replaying the turn (~10 ms a turn, on the turn's critical path).
+   */
+  default boolean wantsEventsAfterResult() {
+    return true;
+  }
+
   /** Whether the turn's steps are read for {@link #onProgress} (a Query every progress interval). */
   default boolean wantsProgress() {
     return true;

@@ -156,6 +156,13 @@ final class CpctlProcesses implements AutoCloseable {
   }
 
   /** Starts {@code cpctl args...} with exactly {@code env} (nothing of the developer's CP_, TEMPORAL_ or key variables). */
+  /** Starts {@code cpctl dev-server} on a free port, waits until it listens, and returns the port. */
+  int startDevServer() throws IOException, InterruptedException {
+    int port = freePort();
+    start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port)).awaitOutput("listening on");
+    return port;
+  }
+
   Cli start(String name, Map<String, String> env, String... args) throws IOException {
     return start(name, false, env, args);
   }

@@ -52,9 +52,7 @@ class LiveTurnCrashIT {
     server.setDispatcher(model);
     server.start(InetAddress.getLoopbackAddress(), 0);
     procs = CpctlProcesses.onClasspath(dir);
-    int port = CpctlProcesses.freePort();
-    CpctlProcesses.Cli devServer = procs.start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port));
-    devServer.awaitOutput("listening on");
+    int port = procs.startDevServer();
 
     Map<String, String> env = new HashMap<>();
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);

@@ -50,10 +50,8 @@ class McpCrashIT {
         mcp_servers:
           everything: {command: '${NODE}', args: ['${EVERYTHING_JS}', stdio]}
         """);
-    int port = CpctlProcesses.freePort();
     try (CpctlProcesses procs = CpctlProcesses.onClasspath(dir)) {
-      CpctlProcesses.Cli devServer = procs.start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port));
-      devServer.awaitOutput("listening on");
+      int port = procs.startDevServer();
       Path home = dir.resolve("home");
       Map<String, String> env = new HashMap<>();
       env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);

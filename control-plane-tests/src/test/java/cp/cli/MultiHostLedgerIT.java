@@ -76,9 +76,7 @@ class MultiHostLedgerIT {
     server.start(InetAddress.getLoopbackAddress(), 0);
     // From the test classpath: fault injection (CP_FAULT_PAUSE) exists only there, not in the jar.
     procs = CpctlProcesses.onClasspath(dir).describing(model::describe);
-    int port = CpctlProcesses.freePort();
-    CpctlProcesses.Cli devServer = procs.start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port));
-    devServer.awaitOutput("listening on");
+    int port = procs.startDevServer();
 
     Path homeA = Files.createDirectories(dir.resolve("host-a"));
     Path homeB = Files.createDirectories(dir.resolve("host-b"));

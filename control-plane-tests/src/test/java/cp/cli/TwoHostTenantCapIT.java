@@ -71,9 +71,7 @@ class TwoHostTenantCapIT {
     server.setDispatcher(model);
     server.start(InetAddress.getLoopbackAddress(), 0);
     procs = CpctlProcesses.onClasspath(dir).describing(model::describe);
-    int port = CpctlProcesses.freePort();
-    CpctlProcesses.Cli devServer = procs.start("dev-server", Map.of(), "dev-server", "--port", String.valueOf(port));
-    devServer.awaitOutput("listening on");
+    int port = procs.startDevServer();
 
     // Cap: about 10 calls' worst case, far below what 8 sessions x 3 turns x 2 calls would bill.
     double cap = 0.25;

@@ -79,15 +79,18 @@ class TwoHostTenantCapIT {
         "{\"tenants\": {\"acme\": {\"daily_usd\": " + cap + "}}}");
     Map<String, String> common = new HashMap<>(TestPostgres.env(db));
     common.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
-    common.put("CP_TASK_QUEUE", "two-host-tenant");
     common.put("CP_PROVIDER", "anthropic");
     common.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
     common.put("CP_TENANTS_FILE", tenants.toString());
     common.put("CP_TENANT_WAIT_MS", "2000");
     common.put("CP_BREAKER_FAILURES", "1000");
-    Map<String, String> onA = with(common, "CP_HOME", Files.createDirectories(dir.resolve("host-a")).toString(),
+    // Each host's worker polls a task queue of its own and half the sessions are started on each, so both
+    // processes certainly make calls (on one shared queue the service may hand every task to one of them).
+    Map<String, String> onA = with(common, "CP_TASK_QUEUE", "two-host-tenant-a", "CP_HOME",
+        Files.createDirectories(dir.resolve("host-a")).toString(),
         "ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort() + "/host-a");
-    Map<String, String> onB = with(common, "CP_HOME", Files.createDirectories(dir.resolve("host-b")).toString(),
+    Map<String, String> onB = with(common, "CP_TASK_QUEUE", "two-host-tenant-b", "CP_HOME",
+        Files.createDirectories(dir.resolve("host-b")).toString(),
         "ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort() + "/host-b");
     Map<String, String> onC = with(common, "CP_HOME", Files.createDirectories(dir.resolve("host-c")).toString(),
         "ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort() + "/host-c");
@@ -102,10 +105,12 @@ class TwoHostTenantCapIT {
     AtomicInteger answered = new AtomicInteger();
     AtomicInteger refused = new AtomicInteger();
     try (TemporalConnection conn = TemporalConnection.open(config)) {
-      ControlPlaneClient client = new ControlPlaneClient(conn.client(), config.worker().taskQueue(), List.of("ADMIN"),
+      ControlPlaneClient client = new ControlPlaneClient(conn.client(), onA.get("CP_TASK_QUEUE"), List.of("ADMIN"),
+          config.worker().continueAsNewAfterTurns());
+      ControlPlaneClient clientB = new ControlPlaneClient(conn.client(), onB.get("CP_TASK_QUEUE"), List.of("ADMIN"),
           config.worker().continueAsNewAfterTurns());
       for (int i = 0; i < SESSIONS; i++) {
-        sessions.add(client.startSession("ADMIN", "acme"));
+        sessions.add((i % 2 == 0 ? client : clientB).startSession("ADMIN", "acme"));
       }
       ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
       try {

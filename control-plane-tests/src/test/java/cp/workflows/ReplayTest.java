@@ -371,11 +371,7 @@ class ReplayTest {
   /** Issue 23 (tenant-admission 1): the session asked its tenant's room before each turn; older sessions did not. */
   @Test
   void tenantAdmissionHistory_asksTheTenantsRoomBeforeEachTurn() throws IOException {
-    WorkflowExecutionHistory session = history(TENANT_ADMISSION_FILE);
-    assertTrue(PlaneFixture.mentions(session, SessionVersions.TENANT_ADMISSION), "no tenant-admission marker");
-    assertEquals(2, localActivities(session).stream().filter(t -> t.contains("TenantRoom")).count(),
-        "one tenant check per turn: " + localActivities(session));
-    assertTrue(PlaneFixture.mentions(session, "tenant_month"), "turn 2 was refused naming the tenant's month");
+    assertAskedBeforeEachTurn(history(TENANT_ADMISSION_FILE), SessionVersions.TENANT_ADMISSION);
     assertFalse(PlaneFixture.mentions(history(DOLLAR_SESSION_FILE), SessionVersions.TENANT_ADMISSION),
         "recorded before the change");
   }
@@ -394,13 +390,17 @@ class ReplayTest {
     assertEquals(0, local.stream().filter(t -> t.contains("TenantRoom")).count(), local.toString());
     assertEquals(2, uncapped.getEvents().stream().filter(e -> e.hasChildWorkflowExecutionCompletedEventAttributes())
         .count(), "both turns ran");
-    WorkflowExecutionHistory capped = history(TENANT_CAPPED_FILE);
-    assertTrue(PlaneFixture.mentions(capped, SessionVersions.TENANT_CAPPED), "no tenant-capped marker");
-    assertEquals(2, localActivities(capped).stream().filter(t -> t.contains("TenantRoom")).count(),
-        "one tenant check per turn: " + localActivities(capped));
-    assertTrue(PlaneFixture.mentions(capped, "tenant_month"), "turn 2 was refused naming the tenant's month");
+    assertAskedBeforeEachTurn(history(TENANT_CAPPED_FILE), SessionVersions.TENANT_CAPPED);
     assertFalse(PlaneFixture.mentions(history(TENANT_ADMISSION_FILE), SessionVersions.TENANT_CAPPED),
         "recorded before the change");
+  }
+
+  /** Two turns, each after a tenant check, the second refused for the tenant's month; {@code marker} recorded. */
+  private static void assertAskedBeforeEachTurn(WorkflowExecutionHistory session, String marker) {
+    assertTrue(PlaneFixture.mentions(session, marker), "no " + marker + " marker");
+    assertEquals(2, localActivities(session).stream().filter(t -> t.contains("TenantRoom")).count(),
+        "one tenant check per turn: " + localActivities(session));
+    assertTrue(PlaneFixture.mentions(session, "tenant_month"), "turn 2 was refused naming the tenant's month");
   }
 
   private static List<String> localActivities(WorkflowExecutionHistory h) {

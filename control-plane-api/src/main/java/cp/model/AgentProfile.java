@@ -28,6 +28,10 @@ import java.util.Objects;
  * {@code smallestCallUsd} is the most the smallest call can cost for an empty message (its prompt's
  * fixed part and max_tokens at the model's price) and {@code promptUsdPerMtok} the dearest price of
  * a prompt token, so the session prices the message's own tokens; null when the model has no price.
+ * {@code tenantCapped} says whether the session's tenant had a daily or monthly cap on the worker
+ * that loaded the profile (from {@code tenant-capped} 1): false, the session never asks its tenant's
+ * room before a turn (the gateway still reserves every call against whatever caps it has then);
+ * null (a profile loaded before, or by {@code profile(agentClass)}): unknown, it asks, as before.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -55,7 +59,8 @@ public record AgentProfile(
     Double workOrderUsd,
     Double sessionUsd,
     Double smallestCallUsd,
-    Double promptUsdPerMtok) {
+    Double promptUsdPerMtok,
+    Boolean tenantCapped) {
 
   public AgentProfile {
     Objects.requireNonNull(agentClass, "agent_class");
@@ -72,7 +77,7 @@ public record AgentProfile(
       long smallestCallTokens) {
     this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
         idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
-        maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, null, null, null, null);
+        maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, null, null, null, null, null);
   }
 
   /** A profile without approvers or a smallest call (as every profile recorded before issue 20). */
@@ -83,6 +88,27 @@ public record AgentProfile(
     this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
         idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
         maxResponseChars, turnTimeoutSeconds, approvals, List.of(), 0);
+  }
+
+  /** A profile as issue 23 first loaded it: dollar caps, no word on the tenant's caps. */
+  public AgentProfile(String agentClass, String agentId, String frameworkId, String attentionTemplateId,
+      List<String> toolIds, long sessionTokenLimit, int turnLimit, long timeoutSeconds, long idleTimeoutSeconds,
+      long woTokenBudget, int woTurnLimit, int woTimeoutSeconds, int maxMessageBytes, int maxRetries,
+      int maxResponseChars, long turnTimeoutSeconds, List<ToolApproval> approvals, List<String> approvers,
+      long smallestCallTokens, Double workOrderUsd, Double sessionUsd, Double smallestCallUsd,
+      Double promptUsdPerMtok) {
+    this(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit, turnLimit, timeoutSeconds,
+        idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes, maxRetries,
+        maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, workOrderUsd, sessionUsd,
+        smallestCallUsd, promptUsdPerMtok, null);
+  }
+
+  /** This profile saying whether the session's tenant has a cap (null: unknown, the session asks). */
+  public AgentProfile withTenantCapped(Boolean capped) {
+    return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
+        turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
+        maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, workOrderUsd,
+        sessionUsd, smallestCallUsd, promptUsdPerMtok, capped);
   }
 
   /** Whether the agent has a dollar cap (issue 23). */
@@ -116,7 +142,7 @@ public record AgentProfile(
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
         maxRetries, maxResponseChars, turnTimeoutSeconds, policy, approvers, smallestCallTokens,
-        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok, tenantCapped);
   }
 
   /** This profile with other approvers (empty: anyone). */
@@ -124,7 +150,7 @@ public record AgentProfile(
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
         maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, names, smallestCallTokens,
-        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok, tenantCapped);
   }
 
   /** This profile with another smallest call (0: unknown, no up-front check). */
@@ -132,7 +158,7 @@ public record AgentProfile(
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
         maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, tokens, workOrderUsd, sessionUsd,
-        smallestCallUsd, promptUsdPerMtok);
+        smallestCallUsd, promptUsdPerMtok, tenantCapped);
   }
 
   /** The same profile with dollar caps and the prices of its smallest call (issue 23; nulls: none). */
@@ -140,7 +166,7 @@ public record AgentProfile(
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
         maxRetries, maxResponseChars, turnTimeoutSeconds, approvals, approvers, smallestCallTokens, workOrderUsd,
-        sessionUsd, smallestCallUsd, promptUsdPerMtok);
+        sessionUsd, smallestCallUsd, promptUsdPerMtok, tenantCapped);
   }
 
   /**
@@ -161,6 +187,6 @@ public record AgentProfile(
     return new AgentProfile(agentClass, agentId, frameworkId, attentionTemplateId, toolIds, sessionTokenLimit,
         turnLimit, timeoutSeconds, idleTimeoutSeconds, woTokenBudget, woTurnLimit, woTimeoutSeconds, maxMessageBytes,
         maxRetries, maxResponseChars, seconds, approvals, approvers, smallestCallTokens,
-        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok);
+        workOrderUsd, sessionUsd, smallestCallUsd, promptUsdPerMtok, tenantCapped);
   }
 }

@@ -44,7 +44,7 @@ public final class Bench {
     long start = System.nanoTime();
     MachineInfo machine = MachineInfo.now();
     resetHome();
-    settings.put("fake provider latency L", o.latency().toMillis() + " ms (P1, P3, P4, P6), "
+    settings.put("fake provider latency L", o.latency().toMillis() + " ms (P1, P3, P4, P6, P9), "
         + o.gatewayLatency().toMillis() + " ms (P2), " + o.latency().toMillis() + " ms (B7)" + (o.toolRound() ? "; synthesize uses one tool round" : ""));
     try (FakeAnthropicServer slow = FakeAnthropicServer.start(o.latency(), o.toolRound());
         FakeAnthropicServer fast = FakeAnthropicServer.start(o.gatewayLatency(), o.toolRound())) {
@@ -71,6 +71,11 @@ public final class Bench {
         step("P8: a live turn's time to first token");
         measures.addAll(new LiveTurnBench(env(o.home().resolve("live"), fast, LiveTurnBench.QUEUE),
             o.turnsPerRound()).run());
+      }
+      if (o.runs(Measure.Id.P9)) {
+        step("P9: turn latency with a capped tenant ÷ no caps ÷ plain loop");
+        measures.addAll(new SpendBench(callerEnv, env(o.home().resolve("spend"), slow, QUEUE + "-spend"),
+            env(o.home().resolve("spend-plain"), slow, QUEUE + "-spend-plain"), o).run(this::step));
       }
       if (o.runs(Measure.Id.B7)) {
         step("B7: a separate cpctl chat process, " + o.chatRuns() + " × " + o.chatTurns() + " turns");

@@ -82,11 +82,14 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
   @Option(names = "--chat-runs", description = "B7 chat processes (a fresh JVM each). Default: 3.")
   int chatRuns = D.chatRuns();
 
+  @Option(names = "--spend-calls", description = "Timed calls of each PostgreSQL measure of P9. Default: 200.")
+  int spendCalls = D.spendCalls();
+
   @Option(names = "--cpctl", paramLabel = "PATH", description = "How B7 starts cpctl. Default: $CP_BENCH_CPCTL"
       + " (bin/cpctl sets it to itself).")
   String cpctl;
 
-  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P8, B7, HEAP), e.g. --only P1,B7.")
+  @Option(names = "--only", split = ",", description = "Run only these measures (P1..P9, B7, HEAP), e.g. --only P1,B7.")
   List<String> only = List.of();
 
   @Option(names = "--home", description = "Scratch plane roots (deleted first). Default: target/bench-home.")
@@ -143,13 +146,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
       try {
         ids.add(Measure.Id.parse(s));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, P8, B7,"
-            + " HEAP)");
+        throw new IllegalArgumentException("--only: unknown measure '" + s + "' (known: P1, P2, P3, P4, P5, P6, P7, P8, P9,"
+            + " B7, HEAP)");
       }
     }
     BenchOptions o = new BenchOptions(Duration.ofMillis(latencyMs), Duration.ofMillis(gatewayLatencyMs), rounds, turns,
         warmup, gatewayCalls, sessions, sessionTurns, throughputRounds, appends, ledgerTurns, crashRuns, heapTurns,
-        toolRound, chatTurns, chatRuns, launcher(), ids, home, out);
+        toolRound, chatTurns, chatRuns, spendCalls, launcher(), ids, home, out);
     BenchReport report = Bench.run(o, env, progress);
     stdout.print(report.markdown());
     stdout.println();

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param toolRound whether each synthesize work order first asks for one tool (3 rounds a turn)
  * @param chatTurns turns of each B7 chat
  * @param chatRuns B7 chat processes (each a fresh JVM)
+ * @param spendCalls timed calls of each PostgreSQL measure of P9 (its busy tenant first makes
+ *     {@link SpendBench#MONTH_FACTOR} times as many)
  * @param cpctl the command that starts cpctl for B7 ({@code bin/cpctl}); empty: B7 cannot run
  * @param only the measures to run (empty: all)
  * @param home where the benchmark's plane roots go (deleted first)
@@ -49,6 +51,7 @@ public record BenchOptions(
     boolean toolRound,
     int chatTurns,
     int chatRuns,
+    int spendCalls,
     List<String> cpctl,
     Set<Measure.Id> only,
     Path home,
@@ -64,6 +67,8 @@ public record BenchOptions(
   public static final int DEFAULT_CHAT_TURNS = 8;
   /** Fresh chat processes in B7: the median of three is steadier than one. */
   public static final int DEFAULT_CHAT_RUNS = 3;
+  /** P9: 200 single calls a measure, so its p95 rests on 10 calls above it. */
+  public static final int DEFAULT_SPEND_CALLS = 200;
 
   public BenchOptions {
     positive("rounds", rounds);
@@ -78,6 +83,7 @@ public record BenchOptions(
     positive("heap turns", heapTurns);
     positive("chat turns", chatTurns);
     positive("chat runs", chatRuns);
+    positive("spend calls", spendCalls);
     cpctl = cpctl == null ? List.of() : List.copyOf(cpctl);
     if (warmupTurns < 0) {
       throw new IllegalArgumentException("warm-up turns must be >= 0, was " + warmupTurns);
@@ -91,7 +97,7 @@ public record BenchOptions(
   /** The settings. */
   public static BenchOptions defaults() {
     return new BenchOptions(DEFAULT_LATENCY, DEFAULT_GATEWAY_LATENCY, 5, 20, DEFAULT_WARMUP_TURNS, 100, 100, 3, 3, 2000, 10, 3, 1000,
-        false, DEFAULT_CHAT_TURNS, DEFAULT_CHAT_RUNS, List.of(), Set.of(), DEFAULT_HOME, DEFAULT_OUT);
+        false, DEFAULT_CHAT_TURNS, DEFAULT_CHAT_RUNS, DEFAULT_SPEND_CALLS, List.of(), Set.of(), DEFAULT_HOME, DEFAULT_OUT);
   }
 
   /**
@@ -100,14 +106,14 @@ public record BenchOptions(
    */
   public static BenchOptions smoke(Path home, Path out, List<String> cpctl) {
     return new BenchOptions(Duration.ofMillis(1), Duration.ofMillis(1), 1, 2, 1, 5, 3, 1, 1, 50, 1, 1, 10, false,
-        3, 1, cpctl, Set.of(), home, out);
+        3, 1, 4, cpctl, Set.of(), home, out);
   }
 
   /** This run with only {@code ids}. */
   public BenchOptions only(Set<Measure.Id> ids) {
     return new BenchOptions(latency, gatewayLatency, rounds, turnsPerRound, warmupTurns, gatewayCalls, sessions,
         sessionTurns, throughputRounds, ledgerAppends, ledgerTurns, crashRuns, heapTurns, toolRound, chatTurns, chatRuns,
-        cpctl, ids, home, out);
+        spendCalls, cpctl, ids, home, out);
   }
 
   public boolean runs(Measure.Id id) {

@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Issue 23: what the model calls cost, by tenant, agent class, model or day, from the HOT ledger's
- * EXCHANGEs, and beside it what the tenant counters hold reserved and unsettled per tenant.
+ * EXCHANGEs, and beside it what the tenant counters hold reserved and unsettled per tenant; with
+ * {@code --rebuild}, the counters rebuilt from those EXCHANGEs ({@link SpendRebuildOutput}).
  */
 @Command(name = "spend", mixinStandardHelpOptions = true,
     description = "What model calls cost (USD), grouped, from the HOT ledger's EXCHANGE entries.")
@@ -36,6 +37,11 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
   @Option(names = "--json", description = "One JSON object: groups, spent_usd, calls, total_usd, reserved_usd.")
   boolean json;
 
+  @Option(names = "--rebuild", description = "Rebuild the tenant counters' settled spend from the HOT ledger's"
+      + " EXCHANGEs (every tenant the ledger names, or --tenant's), leaving calls in flight alone; prints each"
+      + " tenant's day and month before and after.")
+  boolean rebuild;
+
   @Override
   public Integer call() {
     SpendReport.By grouping = SpendReport.By.parse(by);
@@ -50,6 +56,12 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
       throw new IllegalArgumentException("--since must be a day YYYY-MM-DD (UTC), was '" + since + "'");
     }
     PlaneConfig cfg = config();
+    if (rebuild) {
+      if (day.isPresent()) {
+        throw new IllegalArgumentException("--rebuild reads the whole ledger: leave out --since");
+      }
+      return SpendRebuildOutput.run(cfg, openLedgers(cfg), t, json, out(), err());
+    }
     try (Ledgers ledgers = openLedgers(cfg)) {
       List<cp.ledger.LedgerEntry> hot = ledgers.existing(Tier.HOT, null).map(l -> l.readAll()).orElse(List.of());
       SpendReport report = SpendReport.of(hot, grouping, t, day).withHeld(held(cfg));

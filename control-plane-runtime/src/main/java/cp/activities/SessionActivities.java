@@ -11,6 +11,13 @@ public interface SessionActivities {
   /** The limits of an agent class, from its validated configuration. */
   AgentProfile profile(String agentClass);
 
+  /**
+   * Issue 21/23 ({@code tenant-capped} 1): the agent's profile as {@link #profile}, saying whether
+   * {@code tenant} has a daily or monthly cap on this worker ({@link AgentProfile#tenantCapped}), so
+   * a session whose tenant has none never asks {@link #tenantRoom} before a turn.
+   */
+  AgentProfile profileForTenant(String agentClass, String tenant);
+
   /** Writes SESSION_START, SESSION_END or DEGRADATION to the HOT ledger, once per key. */
   String record(SessionEvent event);
 

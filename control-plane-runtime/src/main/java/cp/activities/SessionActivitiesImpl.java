@@ -69,6 +69,11 @@ public final class SessionActivitiesImpl implements SessionActivities {
         b.workOrderUsd(), b.sessionUsd(), smallestCallUsd(a).orElse(null), promptPrice(a).orElse(null));
   }
 
+  @Override
+  public AgentProfile profileForTenant(String agentClass, String tenant) {
+    return profile(agentClass).withTenantCapped(tenants.capped(tenant));
+  }
+
   /**
    * Issue 23: the most the agent's smallest call (see {@link #smallestCall}) can cost, its tokens at
    * the dearest prompt price and max_tokens at the output price; empty without a dollar cap or a price.

@@ -99,6 +99,30 @@ public final class JsonlTenantCounters implements TenantCounters {
     });
   }
 
+  /**
+   * One line, {@code {"op": "rebuild", "tenant": …, "days": {"2026-11-26": 0.12, …}}}: the tenant's
+   * settled calls are replaced by one settled amount per day (applied alike by every reader of the
+   * file, so processes sharing the plane root see the same counters).
+   */
+  @Override
+  public synchronized Rebuilt rebuild(String tenant, Map<String, Double> spentByDay, Instant now) {
+    return locked(ch -> {
+      Totals before = totalsNow(tenant, now);
+      int inFlight = (int) reservations.values().stream()
+          .filter(r -> r.tenant().equals(tenant) && r.actual() == null && r.expiresMillis() > now.toEpochMilli())
+          .count();
+      if (inFlight > 0) {
+        return new Rebuilt(tenant, before, before, inFlight);
+      }
+      var line = Json.object().put("op", "rebuild").put("tenant", tenant);
+      var days = line.putObject("days");
+      new java.util.TreeMap<>(spentByDay).forEach(days::put);
+      append(ch, line.toString());
+      apply(line.toString());
+      return new Rebuilt(tenant, before, totalsNow(tenant, now), 0);
+    });
+  }
+
   @Override
   public synchronized Totals totals(String tenant, Instant now) {
     return locked(ch -> totalsNow(tenant, now));
@@ -208,6 +232,12 @@ public final class JsonlTenantCounters implements TenantCounters {
       if (r != null && r.actual() == null) {
         reservations.remove(key);
       }
+    } else if ("rebuild".equals(n.path("op").asText())) {
+      String tenant = n.path("tenant").asText();
+      reservations.values().removeIf(r -> r.tenant().equals(tenant) && r.actual() != null);
+      n.path("days").fields().forEachRemaining(d -> reservations.put(TenantCounters.rebuiltKey(tenant, d.getKey()),
+          new Reservation(tenant, d.getKey(), TenantCounters.monthOf(d.getKey()), d.getValue().asDouble(), 0,
+              d.getValue().asDouble())));
     } else if ("settle".equals(n.path("op").asText())) {
       Reservation r = reservations.get(key);
       if (r != null) {

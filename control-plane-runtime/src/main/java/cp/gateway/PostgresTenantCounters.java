@@ -78,14 +78,7 @@ public final class PostgresTenantCounters implements TenantCounters {
 
   private Decision reserveIn(Connection c, String tenant, TenantCaps.Caps caps, String key, double amount,
       Instant now, Instant expires) throws SQLException {
-    try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenants (tenant) VALUES (?) ON CONFLICT DO NOTHING")) {
-      ins.setString(1, tenant);
-      ins.executeUpdate();
-    }
-    try (PreparedStatement lock = c.prepareStatement("SELECT tenant FROM cp_tenants WHERE tenant = ? FOR UPDATE")) {
-      lock.setString(1, tenant);
-      lock.executeQuery().close();
-    }
+    lockTenant(c, tenant);
     try (PreparedStatement mine = c.prepareStatement("SELECT 1 FROM cp_tenant_reservations WHERE call_key = ?")) {
       mine.setString(1, key);
       try (ResultSet rs = mine.executeQuery()) {
@@ -146,6 +139,61 @@ public final class PostgresTenantCounters implements TenantCounters {
   }
 
   @Override
+  public Rebuilt rebuild(String tenant, java.util.Map<String, Double> spentByDay, Instant now) {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        Rebuilt r = rebuildIn(c, tenant, spentByDay, now);
+        c.commit();
+        return r;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("tenant counters: cannot rebuild " + tenant + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Rebuilt rebuildIn(Connection c, String tenant, java.util.Map<String, Double> spentByDay, Instant now)
+      throws SQLException {
+    lockTenant(c, tenant);
+    Totals before = totalsIn(c, tenant, now);
+    try (PreparedStatement q = c.prepareStatement("SELECT count(*) FROM cp_tenant_reservations"
+        + " WHERE tenant = ? AND actual IS NULL AND expires_at > ?")) {
+      q.setString(1, tenant);
+      q.setTimestamp(2, Timestamp.from(now));
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        int inFlight = rs.getInt(1);
+        if (inFlight > 0) {
+          return new Rebuilt(tenant, before, before, inFlight);
+        }
+      }
+    }
+    try (PreparedStatement del = c.prepareStatement(
+        "DELETE FROM cp_tenant_reservations WHERE tenant = ? AND actual IS NOT NULL")) {
+      del.setString(1, tenant);
+      del.executeUpdate();
+    }
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenant_reservations (call_key, tenant, day,"
+        + " month, amount, expires_at, actual) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (var e : new java.util.TreeMap<>(spentByDay).entrySet()) {
+        ins.setString(1, TenantCounters.rebuiltKey(tenant, e.getKey()));
+        ins.setString(2, tenant);
+        ins.setString(3, e.getKey());
+        ins.setString(4, TenantCounters.monthOf(e.getKey()));
+        ins.setDouble(5, e.getValue());
+        ins.setTimestamp(6, Timestamp.from(now));
+        ins.setDouble(7, e.getValue());
+        ins.addBatch();
+      }
+      ins.executeBatch();
+    }
+    return new Rebuilt(tenant, before, totalsIn(c, tenant, now), 0);
+  }
+
+  @Override
   public java.util.Map<String, Double> heldByTenant(Instant now) {
     try (Connection c = pool.getConnection();
         PreparedStatement q = c.prepareStatement("SELECT tenant, sum(amount) FROM cp_tenant_reservations"
@@ -160,6 +208,18 @@ public final class PostgresTenantCounters implements TenantCounters {
       return held;
     } catch (SQLException e) {
       throw new IllegalStateException("tenant counters: cannot read what is held: " + e.getMessage(), e);
+    }
+  }
+
+  /** Locks {@code tenant}'s row until the transaction ends: its reservations and rebuilds, one after the other. */
+  private static void lockTenant(Connection c, String tenant) throws SQLException {
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenants (tenant) VALUES (?) ON CONFLICT DO NOTHING")) {
+      ins.setString(1, tenant);
+      ins.executeUpdate();
+    }
+    try (PreparedStatement lock = c.prepareStatement("SELECT tenant FROM cp_tenants WHERE tenant = ? FOR UPDATE")) {
+      lock.setString(1, tenant);
+      lock.executeQuery().close();
     }
   }
 

@@ -98,7 +98,7 @@ public final class SpendReport {
       if (tenant.isPresent() && !tenant.get().equals(t)) {
         continue;
       }
-      String day = e.timestamp() == null || e.timestamp().length() < 10 ? "" : e.timestamp().substring(0, 10);
+      String day = dayOf(e);
       if (since.isPresent() && day.compareTo(since.get().toString()) < 0) {
         continue;
       }
@@ -109,8 +109,7 @@ public final class SpendReport {
         case DAY -> day;
       };
       double[] s = sums.computeIfAbsent(key, k -> new double[3]);
-      JsonNode usd = e.meta(ExchangeRecords.COST_USD);
-      s[0] += usd != null ? usd.asDouble() : e.metaNumber("cost");
+      s[0] += costOf(e);
       s[1] += 1;
       JsonNode unknown = e.meta(ExchangeRecords.COST_UNKNOWN);
       s[2] += unknown != null && unknown.asBoolean() ? 1 : 0;
@@ -118,6 +117,17 @@ public final class SpendReport {
     return new SpendReport(by, tenant, since, sums.entrySet().stream()
         .map(x -> new Group(x.getKey(), x.getValue()[0], (int) x.getValue()[1], (int) x.getValue()[2])).toList(),
         Map.of());
+  }
+
+  /** An EXCHANGE's UTC day ({@code YYYY-MM-DD} from its timestamp; empty when it has none). */
+  static String dayOf(LedgerEntry e) {
+    return e.timestamp() == null || e.timestamp().length() < 10 ? "" : e.timestamp().substring(0, 10);
+  }
+
+  /** What an EXCHANGE cost in US dollars: its {@code cost_usd}, else (before issue 23) its {@code cost}. */
+  static double costOf(LedgerEntry e) {
+    JsonNode usd = e.meta(ExchangeRecords.COST_USD);
+    return usd != null ? usd.asDouble() : e.metaNumber("cost");
   }
 
   private static String orUnknown(String s) {

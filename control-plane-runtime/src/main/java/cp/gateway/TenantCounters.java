@@ -39,8 +39,38 @@ public interface TenantCounters extends AutoCloseable {
    */
   java.util.Map<String, Double> heldByTenant(Instant now);
 
+  /**
+   * Replaces what {@code tenant}'s settled calls hold with {@code spentByDay} (UTC day
+   * {@code YYYY-MM-DD} → US dollars, from the HOT ledger's EXCHANGEs), in one step under the
+   * tenant's lock (a reservation of the tenant waits for it, on any host). Reservations in flight are
+   * left alone, and a tenant holding any (unsettled and unexpired at {@code now}) is not rebuilt: its
+   * calls may settle before their EXCHANGE is written, so the ledger is not yet the whole truth. A
+   * second rebuild from the same ledger changes nothing.
+   */
+  Rebuilt rebuild(String tenant, java.util.Map<String, Double> spentByDay, Instant now);
+
   @Override
   default void close() {}
+
+  /**
+   * What {@link #rebuild} did for a tenant: its totals before and after (now's day and month), or
+   * nothing when {@code inFlight} calls held reservations (then {@code after} equals {@code before}).
+   */
+  record Rebuilt(String tenant, Totals before, Totals after, int inFlight) {
+    public boolean done() {
+      return inFlight == 0;
+    }
+  }
+
+  /** The key of the settled row a rebuild writes for {@code tenant}'s {@code day}. */
+  static String rebuiltKey(String tenant, String day) {
+    return "rebuilt/" + tenant + "/" + day;
+  }
+
+  /** The month ({@code YYYY-MM}) of a UTC day {@code YYYY-MM-DD}. */
+  static String monthOf(String day) {
+    return day.substring(0, 7);
+  }
 
   /** A reservation's outcome: granted, or refused at a level with its cap, what is spent and reserved, and the reset. */
   record Decision(boolean granted, String level, double cap, double spent, double reserved, Instant resets) {

@@ -156,6 +156,14 @@ public final class TenantGuard implements AutoCloseable {
     return d.granted() ? Optional.empty() : Optional.of(new UpFront(d, needed));
   }
 
+  /**
+   * Whether {@code tenant} (null: {@code default}) has a daily or monthly cap this guard keeps: its
+   * own entry or the {@code default} entry of {@code CP_TENANTS_FILE}, with counters to keep it in.
+   */
+  public boolean capped(String tenant) {
+    return counters != null && caps.of(TenantId.orDefault(tenant)).isPresent();
+  }
+
   /** A tenant cap that cannot pay for a call: the counters' decision and what the call needs. */
   public record UpFront(TenantCounters.Decision decision, double needed) {}
 

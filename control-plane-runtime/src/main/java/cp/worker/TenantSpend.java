@@ -31,11 +31,19 @@ public final class TenantSpend {
     Duration wait = w == null || w.isBlank() ? TenantGuard.DEFAULT_WAIT
         : Duration.ofMillis(EnvNumbers.positive(TenantGuard.WAIT_VARIABLE, w, Long.MAX_VALUE, "a positive whole number"
             + " of milliseconds"));
-    TenantCounters counters = config.ledgers().database() != null
-        ? PostgresTenantCounters.open(config.ledgers().database())
-        : new JsonlTenantCounters(config.ensureHome());
+    TenantCounters counters = open(config);
     // A reservation nobody settles (its worker died) is held as long as the call could have run.
     return new TenantGuard(caps, counters, wait, config.worker().llmStartToClose(), clock);
+  }
+
+  /**
+   * The counters a plane of {@code config} keeps, opened to be written ({@code cpctl spend --rebuild}):
+   * its PostgreSQL database's with {@code CP_LEDGER_URL}, else the JSONL file under CP_HOME (created
+   * when it is missing).
+   */
+  public static TenantCounters open(PlaneConfig config) {
+    return config.ledgers().database() != null ? PostgresTenantCounters.open(config.ledgers().database())
+        : new JsonlTenantCounters(config.ensureHome());
   }
 
   /**

@@ -74,6 +74,15 @@ final class SessionVersions {
    * up front ({@code budget_exhausted}, level {@code tenant_day}/{@code tenant_month}) when not.
    */
   static final String TENANT_ADMISSION = "tenant-admission";
+  /**
+   * Issues 21 and 23: from version 1 on, a new session loads its profile with
+   * {@code profileForTenant}, which says whether its tenant has a daily or monthly cap on the worker
+   * ({@code AgentProfile.tenantCapped}); a session whose tenant has none skips the
+   * {@link #TENANT_ADMISSION} local activity before each turn (it can never refuse), which took a
+   * local activity off every such turn's critical path. The answer is carried across
+   * continue-as-new with the profile; null (a profile loaded before) asks, as before.
+   */
+  static final String TENANT_CAPPED = "tenant-capped";
   static final int ROUND2_VERSION = 1;
 
   private SessionVersions() {}

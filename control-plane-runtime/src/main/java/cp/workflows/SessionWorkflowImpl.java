@@ -89,6 +89,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   private boolean tenantAttribute;
   /** Whether this run has {@link SessionVersions#TENANT_ADMISSION}: its tenant's caps are asked before each turn. */
   private boolean tenantAdmission;
+  /** Whether this run has {@link SessionVersions#TENANT_CAPPED}: a new session learns whether its tenant has caps. */
+  private boolean tenantCapsKnown;
   /** Whether this run has the {@link SessionVersions#DOLLAR_BUDGETS} behaviour. */
   private boolean dollars;
 
@@ -109,6 +111,7 @@ public class SessionWorkflowImpl implements SessionWorkflow {
     tenant = in.tenantOrDefault();
     dollars = Workflow.getVersion(SessionVersions.DOLLAR_BUDGETS, Workflow.DEFAULT_VERSION, 1) >= 1;
     tenantAdmission = Workflow.getVersion(SessionVersions.TENANT_ADMISSION, Workflow.DEFAULT_VERSION, 1) >= 1;
+    tenantCapsKnown = Workflow.getVersion(SessionVersions.TENANT_CAPPED, Workflow.DEFAULT_VERSION, 1) >= 1;
     admission.checkDollars(dollars);
     approvals.byQuery(); // this run's approval-by-query version, asked before any signal can ask it
     if (defend) {
@@ -145,8 +148,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
   /** Start: a new session loads its profile and writes SESSION_START; a continued one takes over its state. */
   private void start(SessionState carried, boolean defend) {
     if (carried == null) {
-      AgentProfile profile = defend ? StartContract.profileOrRefuse(session, life.agentClass())
-          : session.profile(life.agentClass());
+      AgentProfile profile = defend ? StartContract.profileOrRefuse(this::loadProfile, life.agentClass())
+          : loadProfile();
       life.profileLoaded(profile, Workflow.currentTimeMillis(), 1);
       ObjectNode meta = Json.object().put("session_id", life.sessionId()).put("agent_class", life.agentClass())
           .put("agent_id", profile.agentId()).put("session_token_limit", profile.sessionTokenLimit())
@@ -158,6 +161,11 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       account.carry(carried);
     }
     life.opened(Workflow.currentTimeMillis());
+  }
+
+  /** The agent's profile; from {@link SessionVersions#TENANT_CAPPED} on, saying whether the tenant has caps. */
+  private AgentProfile loadProfile() {
+    return tenantCapsKnown ? session.profileForTenant(life.agentClass(), tenant) : session.profile(life.agentClass());
   }
 
   /**
@@ -254,7 +262,8 @@ public class SessionWorkflowImpl implements SessionWorkflow {
       if (refused.isPresent()) {
         throw TurnAdmission.refused(refused.get());
       }
-      if (tenantAdmission) {
+      // A tenant known to have no cap can never be refused here: no local activity (issue 21, B7).
+      if (tenantAdmission && !Boolean.FALSE.equals(life.profile().tenantCapped())) {
         refuseForTheTenant(request.text());
       }
       int n = account.turns() + 1;

@@ -1,6 +1,5 @@
 package cp.workflows;
 
-import cp.activities.SessionActivities;
 import cp.model.AgentClassName;
 import cp.model.AgentProfile;
 import cp.model.Refusal;
@@ -61,9 +60,9 @@ final class StartContract {
   }
 
   /** The agent's profile; an agent class the catalog does not have refuses the start, naming the known ones. */
-  static AgentProfile profileOrRefuse(SessionActivities session, String agentClass) {
+  static AgentProfile profileOrRefuse(java.util.function.Supplier<AgentProfile> load, String agentClass) {
     try {
-      return session.profile(agentClass);
+      return load.get();
     } catch (ActivityFailure e) {
       if (e.getCause() instanceof ApplicationFailure af && Refusal.UNKNOWN_AGENT_CLASS.equals(af.getType())) {
         throw startRefused("start input: agent_class '" + agentClass + "' is unknown" + known(af),

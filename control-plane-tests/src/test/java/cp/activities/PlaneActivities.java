@@ -91,6 +91,11 @@ final class PlaneActivities {
     }
 
     @Override
+    public AgentProfile profileForTenant(String agentClass, String tenant) {
+      return t().profileForTenant(agentClass, tenant);
+    }
+
+    @Override
     public String record(SessionEvent event) {
       return t().record(event);
     }

@@ -28,7 +28,7 @@ class McpCallBenchTest {
     BenchOptions p7 = new BenchOptions(Duration.ofMillis(50), smoke.gatewayLatency(), 1, smoke.turnsPerRound(),
         smoke.warmupTurns(), smoke.gatewayCalls(), smoke.sessions(), smoke.sessionTurns(), smoke.throughputRounds(),
         smoke.ledgerAppends(), smoke.ledgerTurns(), smoke.crashRuns(), smoke.heapTurns(), false, smoke.chatTurns(),
-        smoke.chatRuns(), smoke.cpctl(), Set.of(Measure.Id.P7), smoke.home(), smoke.out());
+        smoke.chatRuns(), smoke.spendCalls(), smoke.cpctl(), Set.of(Measure.Id.P7), smoke.home(), smoke.out());
 
     BenchReport report = Bench.run(p7, Map.of(McpReferenceServer.DIR_VARIABLE, ReferenceServers.root().toString()),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));

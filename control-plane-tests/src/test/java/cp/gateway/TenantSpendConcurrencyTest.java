@@ -64,6 +64,11 @@ class TenantSpendConcurrencyTest {
     }
   }
 
+  /** A gateway over {@code counters} with acme's daily cap (for {@link TenantCountersRebuildTest}). */
+  static Gateway gatewayFor(Ledger hot, Path home, LlmProvider p, TenantCounters counters) {
+    return gateway(hot, home, p, counters);
+  }
+
   private static Gateway gateway(Ledger hot, Path home, LlmProvider p, TenantCounters counters) {
     Path caps = home.resolve("tenants.json");
     try {
@@ -83,7 +88,7 @@ class TenantSpendConcurrencyTest {
     return Ledger.open(home.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
   }
 
-  private static PromptRequest call(String tenant, int session) {
+  static PromptRequest call(String tenant, int session) {
     return PromptRequest.builder().contractId("PRC-SYNTHESIZE-001").agentId("admin-001").agentClass("ADMIN")
         .sessionId(String.format("SES-%08x", session)).messages(List.of(Message.user(PROMPT))).maxTokens(1000)
         .model(MODEL).tenant(tenant).build();

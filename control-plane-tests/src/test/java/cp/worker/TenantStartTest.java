@@ -108,4 +108,46 @@ class TenantStartTest {
       assertEquals("success", plane.client.turn(other, "hello").outcome());
     }
   }
+
+  /**
+   * Issues 21/23 (tenant-capped 1), through a whole plane: with CP_TENANTS_FILE capping acme only,
+   * a session of beta (no entry, no default) runs its turns without the tenant-admission local
+   * activity (its history holds none), acme's session still asks before each turn; with no
+   * CP_TENANTS_FILE at all, no session asks.
+   */
+  @Test
+  void onlyACappedTenantsSession_asksItsTenantsRoomBeforeATurn() throws Exception {
+    Path tenants = java.nio.file.Files.writeString(home.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 50.0}}}");
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of("CP_TENANTS_FILE", tenants.toString())),
+        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
+      String acme = plane.client.startSession("ADMIN", "acme");
+      String beta = plane.client.startSession("ADMIN", "beta");
+      for (String sid : java.util.List.of(acme, beta)) {
+        assertEquals("success", plane.client.turn(sid, "hello").outcome());
+        assertEquals("success", plane.client.turn(sid, "again").outcome());
+      }
+      assertEquals(2, tenantChecks(plane, acme), "acme has a cap: asked before each turn");
+      assertEquals(0, tenantChecks(plane, beta), "beta has none: never asked");
+    }
+  }
+
+  @Test
+  void withNoTenantsFile_noSessionAsksItsTenantsRoom() {
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of()),
+        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
+      String plain = plane.client.startSession("ADMIN");
+      assertEquals("success", plane.client.turn(plain, "hello").outcome());
+      assertEquals(0, tenantChecks(plane, plain));
+    }
+  }
+
+  /** How many tenant-admission local activities the session's history recorded. */
+  private static long tenantChecks(PlaneFixture plane, String sid) {
+    return plane.connection.client().fetchHistory(sid).getEvents().stream()
+        .filter(e -> e.hasMarkerRecordedEventAttributes()).map(e -> e.getMarkerRecordedEventAttributes())
+        .filter(m -> m.getMarkerName().equals("LocalActivity"))
+        .filter(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8().contains("TenantRoom"))
+        .count();
+  }
 }

@@ -273,6 +273,19 @@ final class FakeActivities {
       return profile;
     }
 
+    /**
+     * What {@link #profileForTenant} says of the tenant's caps (default: capped, so the session asks
+     * its tenant's room as before {@code tenant-capped}); the tenants it was asked for.
+     */
+    volatile Boolean tenantCapped = Boolean.TRUE;
+    final List<String> profileTenants = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public AgentProfile profileForTenant(String agentClass, String tenant) {
+      profileTenants.add(tenant);
+      return profile(agentClass).withTenantCapped(tenantCapped);
+    }
+
     /** How long writing SESSION_START takes (a slow disk), in ms; 0: at once. */
     volatile long sessionStartMillis;
 

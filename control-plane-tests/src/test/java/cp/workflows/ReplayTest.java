@@ -123,13 +123,23 @@ class ReplayTest {
    * turn 2 refused up front for the tenant's monthly cap (a failed Update), end.
    */
   static final String TENANT_ADMISSION_FILE = "tenant-admission-session.json";
+  /**
+   * Issues 21/23 (tenant-capped 1): a session of tenant beta, whose profile says it has no cap: two
+   * turns and no tenant-admission local activity before either, end.
+   */
+  static final String TENANT_UNCAPPED_FILE = "tenant-capped-uncapped-session.json";
+  /**
+   * Issues 21/23 (tenant-capped 1): a session of tenant acme, whose profile says it has a cap: turn 1
+   * asked and admitted, turn 2 refused up front for the tenant's monthly cap, end.
+   */
+  static final String TENANT_CAPPED_FILE = "tenant-capped-capped-session.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
       PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
-      TENANT_ADMISSION_FILE);
+      TENANT_ADMISSION_FILE, TENANT_UNCAPPED_FILE, TENANT_CAPPED_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
       CURRENT)
       .flatMap(List::stream).toList();
@@ -361,13 +371,36 @@ class ReplayTest {
   /** Issue 23 (tenant-admission 1): the session asked its tenant's room before each turn; older sessions did not. */
   @Test
   void tenantAdmissionHistory_asksTheTenantsRoomBeforeEachTurn() throws IOException {
-    WorkflowExecutionHistory session = history(TENANT_ADMISSION_FILE);
-    assertTrue(PlaneFixture.mentions(session, SessionVersions.TENANT_ADMISSION), "no tenant-admission marker");
+    assertAskedBeforeEachTurn(history(TENANT_ADMISSION_FILE), SessionVersions.TENANT_ADMISSION);
+    assertFalse(PlaneFixture.mentions(history(DOLLAR_SESSION_FILE), SessionVersions.TENANT_ADMISSION),
+        "recorded before the change");
+  }
+
+  /**
+   * Issues 21/23 (tenant-capped 1): a session whose tenant has no cap loaded its profile for the
+   * tenant and asked nothing before its two turns; a capped one still asked before each; the
+   * sessions recorded before have no marker and still replay (they ask before every turn).
+   */
+  @Test
+  void tenantCappedHistories_anUncappedTenantIsNeverAsked_aCappedOneIsAskedBeforeEachTurn() throws IOException {
+    WorkflowExecutionHistory uncapped = history(TENANT_UNCAPPED_FILE);
+    assertTrue(PlaneFixture.mentions(uncapped, SessionVersions.TENANT_CAPPED), "no tenant-capped marker");
+    List<String> local = localActivities(uncapped);
+    assertEquals(1, local.stream().filter(t -> t.contains("SessionProfileForTenant")).count(), local.toString());
+    assertEquals(0, local.stream().filter(t -> t.contains("TenantRoom")).count(), local.toString());
+    assertEquals(2, uncapped.getEvents().stream().filter(e -> e.hasChildWorkflowExecutionCompletedEventAttributes())
+        .count(), "both turns ran");
+    assertAskedBeforeEachTurn(history(TENANT_CAPPED_FILE), SessionVersions.TENANT_CAPPED);
+    assertFalse(PlaneFixture.mentions(history(TENANT_ADMISSION_FILE), SessionVersions.TENANT_CAPPED),
+        "recorded before the change");
+  }
+
+  /** Two turns, each after a tenant check, the second refused for the tenant's month; {@code marker} recorded. */
+  private static void assertAskedBeforeEachTurn(WorkflowExecutionHistory session, String marker) {
+    assertTrue(PlaneFixture.mentions(session, marker), "no " + marker + " marker");
     assertEquals(2, localActivities(session).stream().filter(t -> t.contains("TenantRoom")).count(),
         "one tenant check per turn: " + localActivities(session));
     assertTrue(PlaneFixture.mentions(session, "tenant_month"), "turn 2 was refused naming the tenant's month");
-    assertFalse(PlaneFixture.mentions(history(DOLLAR_SESSION_FILE), SessionVersions.TENANT_ADMISSION),
-        "recorded before the change");
   }
 
   private static List<String> localActivities(WorkflowExecutionHistory h) {
@@ -546,6 +579,8 @@ class ReplayTest {
     recordDollarTurn(DOLLAR_TURN_FILE);
     recordDegradedTenantSession(DEGRADED_TENANT_FILE, "SES-0000127a");
     recordTenantAdmissionSession(TENANT_ADMISSION_FILE, "SES-0000127b");
+    recordUncappedTenantSession(TENANT_UNCAPPED_FILE, "SES-0000128a");
+    recordTenantAdmissionSession(TENANT_CAPPED_FILE, "SES-0000128b");
     recordApproval(QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN, "SES-0000125a", "grant", 600);
     recordApproval(null, QUERIED_APPROVAL_TIMED_OUT_TURN, "SES-0000125c", null, 2);
     recordRound2Session(TURN_LIMIT_FILE, "SES-00001238", ho1 -> { },
@@ -710,6 +745,24 @@ class ReplayTest {
           "tenant acme's monthly cap $100.0000 (tenant_month) has $99.9990 spent");
       org.junit.jupiter.api.Assertions.assertThrows(io.temporal.client.WorkflowUpdateException.class,
           () -> stub.turn(new TurnRequest("turn 2")));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #TENANT_UNCAPPED_FILE}. */
+  private static void recordUncappedTenantSession(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Session session = new FakeActivities.Session();
+    session.tenantCapped = false;
+    try (WorkflowHarness h = new WorkflowHarness(new FakeActivities.Ho1(), new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("beta"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      stub.turn(new TurnRequest("turn 1"));
+      stub.turn(new TurnRequest("turn 2"));
       stub.end();
       write(file, h.client.fetchHistory(sid, first.getRunId()));
     }

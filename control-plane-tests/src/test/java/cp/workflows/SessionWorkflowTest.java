@@ -565,6 +565,54 @@ class SessionWorkflowTest {
     assertEquals(1, s.state().turns(), "the refused turn used no turn of the limit");
   }
 
+  /**
+   * Issues 21/23 (tenant-capped 1): a session whose tenant has no cap on the worker (its profile
+   * says so) runs no tenant-admission local activity before its turns: the history holds none,
+   * only the profile that said so. Before, every turn asked (one local activity on each turn's
+   * critical path) although the answer could never be a refusal.
+   */
+  @Test
+  void aTenantWithNoCap_runsNoTenantAdmissionActivity_beforeItsTurns() {
+    session.tenantCapped = false;
+    SessionWorkflow s0 = h.sessionStub(SID);
+    WorkflowClient.start(s0::run, new SessionInput(SID, "ADMIN", null, 0).withTenant("beta"));
+    SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("hello")).outcome());
+    assertEquals(TurnOutcome.SUCCESS, s.turn(new TurnRequest("again")).outcome());
+
+    assertEquals(List.of("beta"), session.profileTenants, "the profile was loaded for the session's tenant");
+    assertEquals(List.of(), session.tenantChecks, "no tenant check was asked");
+    List<String> local = localActivityTypes(h.client.fetchHistory(SID));
+    assertTrue(local.contains("SessionProfileForTenant"), local.toString());
+    assertFalse(local.stream().anyMatch(t -> t.contains("TenantRoom")), local.toString());
+    assertEquals(Boolean.FALSE, s.state().profile().tenantCapped());
+  }
+
+  /** Issues 21/23: a tenant with a cap is still asked before each turn (tenant-capped 1 changes nothing for it). */
+  @Test
+  void aCappedTenant_isStillAskedBeforeEachTurn() {
+    SessionWorkflow s0 = h.sessionStub(SID);
+    WorkflowClient.start(s0::run, new SessionInput(SID, "ADMIN", null, 0).withTenant("acme"));
+    SessionWorkflow s = h.client.newWorkflowStub(SessionWorkflow.class, SID);
+
+    s.turn(new TurnRequest("hello"));
+    s.turn(new TurnRequest("again"));
+
+    assertEquals(2, session.tenantChecks.size());
+    assertEquals(2, localActivityTypes(h.client.fetchHistory(SID)).stream().filter(t -> t.contains("TenantRoom"))
+        .count());
+  }
+
+  /** The types of the local activities a history recorded, in order. */
+  static List<String> localActivityTypes(io.temporal.common.WorkflowExecutionHistory history) {
+    return history.getEvents().stream().filter(e -> e.hasMarkerRecordedEventAttributes())
+        .map(e -> e.getMarkerRecordedEventAttributes())
+        .filter(m -> m.getMarkerName().equals("LocalActivity"))
+        .map(m -> m.getDetailsMap().get("type").getPayloads(0).getData().toStringUtf8().replace("\"", ""))
+        .toList();
+  }
+
   /** Issue 23: a work order whose call its own dollar budget cannot pay for ends the turn naming that budget. */
   @Test
   void aWorkOrderRefusedForItsOwnDollarBudget_endsTheTurnNamingBudgetWorkOrderUsd() {

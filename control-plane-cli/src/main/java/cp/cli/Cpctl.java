@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     description = "Control Plane: a governed, durable runtime for LLM agents on Temporal.",
     subcommands = {ChatCommand.class, DevServerCommand.class, WorkerCommand.class, SessionCommand.class,
         TurnCommand.class, ApprovalsCommand.class, ApproveCommand.class, SessionsCommand.class, ShowCommand.class,
-        LedgerCommand.class, GateCheckCommand.class, SpendCommand.class,
+        LedgerCommand.class, GateCheckCommand.class, SpendCommand.class, EvalCommand.class,
         ReplayCommand.class, ConfigCommand.class, CodecServerCommand.class, BenchHintCommand.class, AgentsCommand.class,
         CommandLine.HelpCommand.class})
 public final class Cpctl implements Runnable {

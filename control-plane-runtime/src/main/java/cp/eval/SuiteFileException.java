@@ -4,7 +4,7 @@ package cp.eval;
  * A suite file that cannot be read or written: the message names the file, the key where the
  * problem is ({@code cases[2] (SES-1#3).expect.max_cost_usd}) and what is wrong with it.
  */
-public final class SuiteFileException extends RuntimeException {
+public final class SuiteFileException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final String file;

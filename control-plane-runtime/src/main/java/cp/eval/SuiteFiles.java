@@ -65,7 +65,7 @@ public final class SuiteFiles {
     } catch (NoSuchFileException e) {
       throw new SuiteFileException(name, "", "no such file");
     } catch (IOException e) {
-      throw new SuiteFileException(name, "", "cannot be read: " + e.getMessage(), e);
+      throw new SuiteFileException(name, "", "cannot be read: " + why(e), e);
     }
     return parse(name, isJson(file), bytes);
   }
@@ -97,6 +97,12 @@ public final class SuiteFiles {
     }
     Path target = file.toAbsolutePath();
     Path dir = target.getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " does not exist");
+    }
+    if (Files.isDirectory(target)) {
+      throw new SuiteFileException(name, "", "cannot be written: it is a directory");
+    }
     Path temp = null;
     try {
       temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
@@ -108,8 +114,7 @@ public final class SuiteFiles {
       }
       temp = null;
     } catch (IOException e) {
-      throw new SuiteFileException(name, "", "cannot be written (" + e.getClass().getSimpleName() + ": "
-          + e.getMessage() + "); nothing was written", e);
+      throw new SuiteFileException(name, "", "cannot be written (" + why(e) + "); nothing was written", e);
     } finally {
       if (temp != null) {
         try {
@@ -119,6 +124,17 @@ public final class SuiteFiles {
         }
       }
     }
+  }
+
+  /** An I/O failure in words: the JDK's exceptions often carry only a path as their message. */
+  private static String why(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? "an I/O error" : e.getMessage();
   }
 
   /** The suite as JSON or YAML text. */

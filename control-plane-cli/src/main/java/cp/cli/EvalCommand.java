@@ -1,0 +1,128 @@
+package cp.cli;
+
+import cp.eval.CaseVerdict;
+import cp.eval.EvalSuite;
+import cp.eval.SessionTurns;
+import cp.eval.SuiteFiles;
+import cp.eval.SuiteFreezer;
+import cp.eval.SuiteVerifier;
+import cp.ledger.Ledgers;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Evals from the record (issue 25): freeze recorded turns into a suite, verify a suite against the ledgers. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+    description = "Regression suites frozen from the ledgers: freeze, verify.",
+    subcommands = {EvalCommand.Freeze.class, EvalCommand.Verify.class})
+final class EvalCommand extends CliCommand implements Runnable {
+  @Override
+  public void run() {
+    spec.commandLine().usage(out());
+  }
+
+  /** {@code cpctl eval freeze}: one case per recorded turn, written to a suite file. */
+  @Command(name = "freeze", mixinStandardHelpOptions = true,
+      description = "Write a suite of the turns of one session (--session) or of the newest sessions of an agent"
+          + " class (--agent): JSON when --out ends in .json, YAML otherwise.")
+  static final class Freeze extends CliCommand implements Callable<Integer> {
+    /** Sessions sampled when --limit is not given: a suite small enough to read, large enough to matter. */
+    static final int DEFAULT_LIMIT = 20;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    static final class Source {
+      @Option(names = "--session", paramLabel = "SES-…", description = "The session whose turns to freeze.")
+      String session;
+
+      @Option(names = "--agent", paramLabel = "CLASS", description = "Sample the newest sessions of this agent class.")
+      String agent;
+    }
+
+    @Option(names = "--turns", split = ",", paramLabel = "N", description = "Only these turns of --session (e.g. 1,3).")
+    List<Integer> turns;
+
+    @Option(names = "--since", paramLabel = "DATE", description = "With --agent: sessions started at or after this"
+        + " date (2026-11-01, UTC) or instant (2026-11-01T09:00:00Z).")
+    String since;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
+        description = "With --agent: the newest N sessions. Default: ${DEFAULT-VALUE}.")
+    int limit;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The suite file to write.")
+    Path out;
+
+    @Override
+    public Integer call() {
+      if (source.session == null && turns != null) {
+        throw new IllegalArgumentException("--turns goes with --session, not --agent");
+      }
+      if (source.session != null && since != null) {
+        throw new IllegalArgumentException("--since goes with --agent, not --session");
+      }
+      if (limit < 1) {
+        throw new IllegalArgumentException("--limit " + limit + " must be 1 or more");
+      }
+      if (turns != null && turns.stream().anyMatch(t -> t < 1)) {
+        throw new IllegalArgumentException("--turns " + turns + ": turns are numbered from 1");
+      }
+      try (Ledgers ledgers = openLedgers(config())) {
+        SuiteFreezer freezer = new SuiteFreezer(new SessionTurns(ledgers), Clock.systemUTC());
+        EvalSuite suite = source.session != null ? freezer.session(source.session, turns)
+            : freezer.agent(source.agent.toUpperCase(Locale.ROOT), since == null ? Instant.EPOCH : instant(since), limit);
+        SuiteFiles.write(suite, out);
+        long sessions = suite.cases().stream().map(c -> c.input().sessionId()).distinct().count();
+        out().println("froze " + suite.cases().size() + " case(s) from " + sessions + " session(s) into " + out
+            + " (" + (SuiteFiles.isJson(out) ? "JSON" : "YAML") + ")");
+      }
+      return Cpctl.OK;
+    }
+
+    static Instant instant(String text) {
+      try {
+        return text.contains("T") ? Instant.parse(text) : LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException("--since '" + text + "' is not a date (2026-11-01) or an instant"
+            + " (2026-11-01T09:00:00Z)");
+      }
+    }
+  }
+
+  /** {@code cpctl eval verify}: each case against the ledger entries it cites. */
+  @Command(name = "verify", mixinStandardHelpOptions = true,
+      description = "Prove each case's input and recorded turn against the ledger entries it cites (hashes and chain)."
+          + " Exit 0 when all match, 1 when any case was edited or cites an entry that is gone.")
+  static final class Verify extends CliCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "SUITE", description = "The suite file (.json, else YAML).")
+    Path suiteFile;
+
+    @Override
+    public Integer call() {
+      EvalSuite suite = SuiteFiles.read(suiteFile);
+      List<CaseVerdict> verdicts;
+      try (Ledgers ledgers = openLedgers(config())) {
+        verdicts = new SuiteVerifier(ledgers).verify(suite);
+      }
+      for (CaseVerdict v : verdicts) {
+        out().printf(Locale.ROOT, "%-8s %s%n", v.status(), v.caseId());
+        v.problems().forEach(p -> out().println("         " + p));
+      }
+      long bad = verdicts.stream().filter(v -> !v.ok()).count();
+      out().printf(Locale.ROOT, "%d case(s): %d OK, %d not matching the ledger%n", verdicts.size(),
+          verdicts.size() - bad, bad);
+      return bad == 0 ? Cpctl.OK : Cpctl.FAILED;
+    }
+  }
+}

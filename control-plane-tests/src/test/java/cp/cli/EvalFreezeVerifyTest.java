@@ -1,0 +1,283 @@
+package cp.cli;
+
+import static cp.cli.CliHarness.assertOneLineError;
+import static cp.cli.CliHarness.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cp.eval.EvalCase;
+import cp.eval.EvalSuite;
+import cp.eval.Expectations;
+import cp.eval.LedgerCite;
+import cp.eval.RecordedTurn;
+import cp.eval.SuiteFiles;
+import cp.ledger.Ledgers;
+import cp.ledger.StreamId;
+import cp.model.TurnOutcome;
+import cp.model.TurnResult;
+import cp.worker.PlaneFixture;
+import cp.worker.PlaneRuntime;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 25, freeze and verify: a real session on the in-process plane (offline model, a tool call
+ * that succeeds and one the tool refuses) is frozen into a suite, JSON and YAML; verify proves it
+ * against the ledgers, catches an edited record (but not an edited {@code expect}), and catches a
+ * cited ledger entry that was altered or deleted.
+ */
+class EvalFreezeVerifyTest {
+  @TempDir static Path home;
+  @TempDir Path work;
+
+  static String sessionId;
+  static List<TurnResult> results = new ArrayList<>();
+  static final List<String> INPUTS = List.of("hello", "what packages are installed?",
+      "call read_file {\"path\": \"HOT/ledger/governance.jsonl\"}");
+
+  @BeforeAll
+  static void recordASession() {
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, Map.of()), PlaneRuntime::builtinTools)) {
+      sessionId = plane.client.startSession("ADMIN");
+      for (String text : INPUTS) {
+        results.add(plane.client.turn(sessionId, text));
+      }
+      plane.client.end(sessionId);
+    }
+    results.forEach(r -> assertEquals(TurnOutcome.SUCCESS, r.outcome(), r::toString));
+  }
+
+  @Test
+  void freeze_json_and_yaml_oneCasePerTurn_fromTheLedger_andVerifyPasses() throws Exception {
+    for (String name : List.of("suite.json", "suite.yaml")) {
+      Path out = work.resolve(name);
+      var r = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", out.toString());
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+      assertTrue(r.out().contains("froze 3 case(s) from 1 session(s)"), r::describe);
+      assertEquals(name.endsWith(".json"), Files.readString(out).trim().startsWith("{"), name);
+      EvalSuite suite = SuiteFiles.read(out);
+      assertEquals(3, suite.cases().size());
+      for (int i = 0; i < 3; i++) {
+        EvalCase c = suite.cases().get(i);
+        assertEquals(sessionId + "#" + (i + 1), c.id());
+        assertEquals(INPUTS.get(i), c.input().text());
+        assertEquals("ADMIN", c.input().agentClass());
+        assertEquals(i + 1, c.input().turn());
+        assertEquals(results.get(i).response(), c.recorded().reply(), "the reply the user got");
+        assertEquals("success", c.recorded().outcome());
+        assertTrue(c.recorded().gatePassed());
+        assertTrue(c.recorded().inputTokens() > 0 && c.recorded().outputTokens() > 0, c.recorded()::toString);
+        assertEquals(Boolean.TRUE, c.expect().schemaValid());
+        assertEquals(Boolean.TRUE, c.expect().gatePasses());
+      }
+      RecordedTurn packages = suite.cases().get(1).recorded();
+      assertEquals(1, packages.tools().size());
+      assertEquals("list_packages", packages.tools().get(0).tool());
+      assertFalse(packages.tools().get(0).error());
+      assertTrue(packages.tools().get(0).result().asText().contains("PRC-SYNTHESIZE-001"), packages::toString);
+      assertEquals(List.of("list_packages"), suite.cases().get(1).expect().tools());
+      RecordedTurn refused = suite.cases().get(2).recorded();
+      assertEquals("read_file", refused.tools().get(0).tool());
+      assertEquals("HOT/ledger/governance.jsonl", refused.tools().get(0).arguments().path("path").asText());
+      assertTrue(refused.tools().get(0).error(), "a refused call is recorded as an error");
+      assertEquals(List.of(), suite.cases().get(0).expect().tools(), "no tool called: expect none");
+      assertCitesAreTheLedgers(suite.cases().get(1));
+
+      var v = run(CliHarness.env(home), "eval", "verify", out.toString());
+      assertEquals(Cpctl.OK, v.code(), v::describe);
+      assertTrue(v.out().contains("3 case(s): 3 OK"), v::describe);
+    }
+  }
+
+  @Test
+  void freeze_onlyTheTurnsAsked() throws Exception {
+    Path out = work.resolve("two.yaml");
+    var r = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--turns", "1,3", "--out", out.toString());
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(List.of(sessionId + "#1", sessionId + "#3"), SuiteFiles.read(out).cases().stream().map(EvalCase::id).toList());
+  }
+
+  @Test
+  void freeze_byAgentClass_takesTheNewestSessionsSinceTheDate() throws Exception {
+    Path out = work.resolve("agent.json");
+    var r = run(CliHarness.env(home), "eval", "freeze", "--agent", "admin", "--since", "2000-01-01", "--limit", "1",
+        "--out", out.toString());
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(3, SuiteFiles.read(out).cases().size());
+    var none = run(CliHarness.env(home), "eval", "freeze", "--agent", "ADMIN", "--since", "2999-01-01",
+        "--out", work.resolve("none.json").toString());
+    assertOneLineError(none, Cpctl.BAD_INPUT);
+    assertTrue(none.err().contains("no session of agent class ADMIN"), none::describe);
+    assertFalse(Files.exists(work.resolve("none.json")));
+  }
+
+  @Test
+  void freeze_badInput_isExit2_inOneLine_andWritesNothing() throws Exception {
+    Path out = work.resolve("x.yaml");
+    var unknown = run(CliHarness.env(home), "eval", "freeze", "--session", "SES-00000000", "--out", out.toString());
+    assertOneLineError(unknown, Cpctl.BAD_INPUT);
+    assertTrue(unknown.err().contains("SES-00000000 is not in the ledgers"), unknown::describe);
+    var range = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--turns", "2,9", "--out",
+        out.toString());
+    assertOneLineError(range, Cpctl.BAD_INPUT);
+    assertTrue(range.err().contains("has no turn 9 (its turns: 1,2,3)"), range::describe);
+    Path unwritable = work.resolve("no-such-dir").resolve("x.yaml");
+    var cannot = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", unwritable.toString());
+    assertOneLineError(cannot, Cpctl.BAD_INPUT);
+    assertTrue(cannot.err().contains(unwritable + ": cannot be written"), cannot::describe);
+    var both = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--agent", "ADMIN", "--out",
+        out.toString());
+    assertEquals(Cpctl.BAD_INPUT, both.code(), both::describe);
+    try (Stream<Path> files = Files.list(work)) {
+      assertEquals(List.of(), files.toList(), "nothing half-written");
+    }
+  }
+
+  @Test
+  void verify_editedRecordedReply_namesTheCaseAndField_exit1() throws Exception {
+    EvalSuite suite = frozen();
+    List<EvalCase> cases = new ArrayList<>(suite.cases());
+    RecordedTurn r = cases.get(1).recorded();
+    cases.set(1, cases.get(1).withRecorded(new RecordedTurn(r.reply().replace("packages", "parcels"), r.result(),
+        r.outcome(), r.gatePassed(), r.tools(), r.costUsd(), r.inputTokens(), r.outputTokens())));
+    Path edited = work.resolve("edited.yaml");
+    SuiteFiles.write(new EvalSuite(suite.suiteVersion(), suite.frozenAt(), cases), edited);
+    var v = run(CliHarness.env(home), "eval", "verify", edited.toString());
+    assertEquals(Cpctl.FAILED, v.code(), v::describe);
+    assertTrue(v.out().contains("EDITED   " + sessionId + "#2"), v::describe);
+    assertTrue(v.out().contains("recorded.reply: differs from the ledger"), v::describe);
+    assertTrue(v.out().contains("OK       " + sessionId + "#1") && v.out().contains("OK       " + sessionId + "#3"),
+        v::describe);
+  }
+
+  @Test
+  void verify_editedInputByHand_inTheFile_isCaught() throws Exception {
+    Path file = work.resolve("hand.yaml");
+    SuiteFiles.write(frozen(), file);
+    Files.writeString(file, Files.readString(file).replace("text: hello", "text: goodbye"));
+    var v = run(CliHarness.env(home), "eval", "verify", file.toString());
+    assertEquals(Cpctl.FAILED, v.code(), v::describe);
+    assertTrue(v.out().contains("EDITED   " + sessionId + "#1") && v.out().contains("input.text"), v::describe);
+  }
+
+  @Test
+  void verify_editedExpect_stillPasses() throws Exception {
+    EvalSuite suite = frozen();
+    List<EvalCase> cases = new ArrayList<>();
+    for (EvalCase c : suite.cases()) {
+      cases.add(c.withExpect(new Expectations(false, false, List.of("gate_check"), List.of("anything"),
+          List.of("x"), List.of("^.*$"), 0.01, 10L, "be nice")));
+    }
+    Path file = work.resolve("expect.json");
+    SuiteFiles.write(new EvalSuite(suite.suiteVersion(), suite.frozenAt(), cases), file);
+    var v = run(CliHarness.env(home), "eval", "verify", file.toString());
+    assertEquals(Cpctl.OK, v.code(), v::describe);
+  }
+
+  @Test
+  void verify_alteredCitedEntry_isEdited_deletedOne_isMissing() throws Exception {
+    Path suiteFile = work.resolve("suite.yaml");
+    SuiteFiles.write(frozen(), suiteFile);
+
+    Path altered = copyOfHome("altered");
+    Path ho1 = altered.resolve("HO1/ledger/worker.jsonl");
+    String text = Files.readString(ho1);
+    assertTrue(text.contains("\"tool_id\":\"list_packages\""), "the tool call is in HO1");
+    Files.writeString(ho1, text.replace("agent ADMIN 1.0.0", "agent ADMIN 9.9.9"));
+    var v = run(CliHarness.env(altered), "eval", "verify", suiteFile.toString());
+    assertEquals(Cpctl.FAILED, v.code(), v::describe);
+    assertTrue(v.out().contains("EDITED   " + sessionId + "#2"), v::describe);
+    assertTrue(v.out().contains("TOOL_CALL") && v.out().contains("fails verification"), v::describe);
+    assertTrue(v.out().contains("OK       " + sessionId + "#1"), "turn 1 cites nothing in HO1: " + v.describe());
+
+    Path deleted = copyOfHome("deleted");
+    Path hot = deleted.resolve("HOT/ledger/governance.jsonl");
+    LedgerCite exchange = frozen().cases().get(2).cites().stream().filter(c -> c.type().equals("EXCHANGE"))
+        .reduce((a, b) -> b).orElseThrow();
+    List<String> kept = Files.readAllLines(hot).stream().filter(l -> !l.contains(exchange.entryId())).toList();
+    Files.write(hot, kept, StandardCharsets.UTF_8);
+    var m = run(CliHarness.env(deleted), "eval", "verify", suiteFile.toString());
+    assertEquals(Cpctl.FAILED, m.code(), m::describe);
+    assertTrue(m.out().contains("MISSING  " + sessionId + "#3"), m::describe);
+    assertTrue(m.out().contains(exchange.entryId() + "): not in stream hot"), m::describe);
+  }
+
+  @Test
+  void verify_badSuite_isExit2_namingFileAndKey() throws Exception {
+    Path file = Files.writeString(work.resolve("bad.yaml"), "cases:\n  - id: a\n    input: {text: x}\n"
+        + "    expect: {matches: ['(']}\n");
+    var v = run(CliHarness.env(home), "eval", "verify", file.toString());
+    assertOneLineError(v, Cpctl.BAD_INPUT);
+    assertTrue(v.err().contains(file + ": cases[0] (a).expect.matches[0]: is not a valid Java regular expression"),
+        v::describe);
+    var missing = run(CliHarness.env(home), "eval", "verify", work.resolve("nope.json").toString());
+    assertOneLineError(missing, Cpctl.BAD_INPUT);
+    var noArg = run(CliHarness.env(home), "eval", "verify");
+    assertEquals(Cpctl.BAD_INPUT, noArg.code(), noArg::describe);
+  }
+
+  @Test
+  void verify_handWrittenCase_citingNothing_isNotProven() throws Exception {
+    Path file = Files.writeString(work.resolve("hand.json"), "{\"cases\": [{\"id\": \"mine\", \"input\": {\"text\": \"hi\"}}]}");
+    var v = run(CliHarness.env(home), "eval", "verify", file.toString());
+    assertEquals(Cpctl.FAILED, v.code(), v::describe);
+    assertTrue(v.out().contains("EDITED   mine") && v.out().contains("cites no ledger entry"), v::describe);
+  }
+
+  private static void assertCitesAreTheLedgers(EvalCase c) {
+    List<String> types = c.cites().stream().map(LedgerCite::type).toList();
+    for (String t : List.of("SESSION_START", "WO_PLANNED", "EXCHANGE", "TOOL_CALL", "WO_QUALITY_GATE",
+        "WO_CHAIN_COMPLETE")) {
+      assertTrue(types.contains(t), t + " cited: " + types);
+    }
+    try (Ledgers ledgers = Ledgers.open(home)) {
+      for (LedgerCite cite : c.cites()) {
+        StreamId id = StreamId.parse(cite.stream());
+        var entry = ledgers.get(id.tier(), id.agentClass()).byId(cite.entryId()).orElseThrow();
+        assertEquals(entry.hash(), cite.hash(), cite::toString);
+        assertEquals(entry.eventType(), cite.type());
+        assertEquals(id.tier().name(), cite.ledger());
+      }
+    }
+    assertNull(c.recorded().result(), "ADMIN has no output schema");
+  }
+
+  private EvalSuite frozen() {
+    Path out = work.resolve("frozen-" + System.nanoTime() + ".json");
+    var r = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", out.toString());
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    EvalSuite suite = SuiteFiles.read(out);
+    try {
+      Files.delete(out);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return suite;
+  }
+
+  private Path copyOfHome(String name) throws IOException {
+    Path to = work.resolve(name);
+    try (Stream<Path> all = Files.walk(home)) {
+      for (Path p : all.toList()) {
+        Path target = to.resolve(home.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    return to;
+  }
+}

@@ -1,7 +1,7 @@
 package cp.eval;
 
 /**
- * A suite file that cannot be read or written: the message names the file, the key where the
+ * A suite or report file that cannot be read or written: the message names the file, the key where the
  * problem is ({@code cases[2] (SES-1#3).expect.max_cost_usd}) and what is wrong with it.
  */
 public final class SuiteFileException extends IllegalArgumentException {

@@ -12,11 +12,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import cp.model.Json;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -65,7 +63,7 @@ public final class SuiteFiles {
     } catch (NoSuchFileException e) {
       throw new SuiteFileException(name, "", "no such file");
     } catch (IOException e) {
-      throw new SuiteFileException(name, "", "cannot be read: " + why(e), e);
+      throw new SuiteFileException(name, "", "cannot be read: " + FileWrites.why(e), e);
     }
     return parse(name, isJson(file), bytes);
   }
@@ -95,46 +93,7 @@ public final class SuiteFiles {
     } catch (RuntimeException e) {
       throw new SuiteFileException(name, "", "cannot be written: " + e.getMessage(), e);
     }
-    Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
-    if (dir == null || !Files.isDirectory(dir)) {
-      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " does not exist");
-    }
-    if (Files.isDirectory(target)) {
-      throw new SuiteFileException(name, "", "cannot be written: it is a directory");
-    }
-    Path temp = null;
-    try {
-      temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
-      Files.write(temp, bytes);
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      temp = null;
-    } catch (IOException e) {
-      throw new SuiteFileException(name, "", "cannot be written (" + why(e) + "); nothing was written", e);
-    } finally {
-      if (temp != null) {
-        try {
-          Files.deleteIfExists(temp);
-        } catch (IOException ignored) {
-          // the write already failed and says so; a stray temp file is all that is left
-        }
-      }
-    }
-  }
-
-  /** An I/O failure in words: the JDK's exceptions often carry only a path as their message. */
-  private static String why(IOException e) {
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return "permission denied";
-    }
-    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason();
-    }
-    return e.getMessage() == null ? "an I/O error" : e.getMessage();
+    FileWrites.replace(file, bytes);
   }
 
   /** The suite as JSON or YAML text. */

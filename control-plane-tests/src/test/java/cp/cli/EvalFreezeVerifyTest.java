@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cp.eval.CaseReport;
+import cp.eval.CaseRun;
 import cp.eval.EvalCase;
+import cp.eval.EvalReports;
+import cp.eval.ExpectationChecker;
+import cp.eval.ReplyDiff;
 import cp.eval.EvalSuite;
 import cp.eval.Expectations;
 import cp.eval.LedgerCite;
@@ -233,6 +238,37 @@ class EvalFreezeVerifyTest {
     var v = run(CliHarness.env(home), "eval", "verify", file.toString());
     assertEquals(Cpctl.FAILED, v.code(), v::describe);
     assertTrue(v.out().contains("EDITED   mine") && v.out().contains("cites no ledger entry"), v::describe);
+  }
+
+  @Test
+  void frozenExpectations_holdForARunLikeTheRecord_andAChangedRunFails_inTheJunitXml() throws Exception {
+    EvalSuite suite = frozen();
+    ExpectationChecker checker = new ExpectationChecker();
+    List<CaseReport> same = new ArrayList<>();
+    List<CaseReport> changed = new ArrayList<>();
+    for (EvalCase c : suite.cases()) {
+      RecordedTurn r = c.recorded();
+      CaseRun asRecorded = new CaseRun(c.id(), "SES-eval", r.reply(), r.result(), r.outcome(), true, r.gatePassed(),
+          r.tools(), r.tools().stream().map(t -> t.tool()).toList(), List.of(), r.costUsd(), r.inputTokens(),
+          r.outputTokens(), 100, null, null);
+      same.add(new CaseReport(c, asRecorded, checker.check(c, asRecorded), ""));
+      String reply = r.reply().replace("installed", "present");
+      CaseRun other = new CaseRun(c.id(), "SES-eval", reply, r.result(), r.outcome(), true, r.gatePassed(), List.of(),
+          List.of(), List.of(), r.costUsd(), r.inputTokens(), r.outputTokens(), 100, null, null);
+      changed.add(new CaseReport(c, other, checker.check(c, other),
+          ReplyDiff.unified(r.reply(), reply, "recorded", "run")));
+    }
+    assertTrue(same.stream().allMatch(CaseReport::passed), () -> new EvalReports().table(same));
+    Path junit = work.resolve("junit.xml");
+    new EvalReports().junit(changed, junit);
+    var doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());
+    var cases = doc.getElementsByTagName("testcase");
+    assertEquals(3, cases.getLength());
+    assertEquals("2", doc.getDocumentElement().getAttribute("failures"), "turns 2 and 3 called a tool; the run none");
+    var failure = (org.w3c.dom.Element) ((org.w3c.dom.Element) cases.item(1)).getElementsByTagName("failure").item(0);
+    assertEquals("failed: tools", failure.getAttribute("message"));
+    assertTrue(failure.getTextContent().contains("-16 packages are installed:\n+16 packages are present:"),
+        failure.getTextContent());
   }
 
   private static void assertCitesAreTheLedgers(EvalCase c) {

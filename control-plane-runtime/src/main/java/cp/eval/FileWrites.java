@@ -1,0 +1,65 @@
+package cp.eval;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes a suite or report file whole or not at all: to a temporary file in the same directory,
+ * then moved over the target, so a failed write never leaves half a file behind. Stateless.
+ */
+final class FileWrites {
+  private FileWrites() {}
+
+  /**
+   * Replaces {@code file} with {@code bytes}.
+   *
+   * @throws SuiteFileException naming the file and why, when it cannot be written
+   */
+  static void replace(Path file, byte[] bytes) {
+    String name = file.toString();
+    Path target = file.toAbsolutePath();
+    Path dir = target.getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " does not exist");
+    }
+    if (Files.isDirectory(target)) {
+      throw new SuiteFileException(name, "", "cannot be written: it is a directory");
+    }
+    Path temp = null;
+    try {
+      temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+      Files.write(temp, bytes);
+      try {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      temp = null;
+    } catch (IOException e) {
+      throw new SuiteFileException(name, "", "cannot be written (" + why(e) + "); nothing was written", e);
+    } finally {
+      if (temp != null) {
+        try {
+          Files.deleteIfExists(temp);
+        } catch (IOException ignored) {
+          // the write already failed and says so; a stray temp file is all that is left
+        }
+      }
+    }
+  }
+
+  /** An I/O failure in words: the JDK's exceptions often carry only a path as their message. */
+  static String why(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? "an I/O error" : e.getMessage();
+  }
+
+}

@@ -106,13 +106,8 @@ public final class SuiteFiles {
     }
   }
 
-  /** A parser's message on one line: SnakeYAML's quote the text and point at it on lines of their own. */
+  /** A parser's message, its first line: SnakeYAML's go on to quote the text, and the location is said apart. */
   static String oneLine(String message) {
-    if (message == null) {
-      return "";
-    }
-    String joined = message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
-        .reduce((a, b) -> a + "; " + b).orElse("");
-    return joined.isEmpty() ? message.strip().replace('\n', ' ') : joined;
+    return message == null ? "" : message.strip().lines().findFirst().orElse("").strip();
   }
 }

@@ -14,7 +14,11 @@ import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.client.WorkflowFailedException;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one case as a real turn (issue 25 §1-2): a session of the case's agent class in tenant
@@ -25,6 +29,8 @@ import java.util.Locale;
  * process). The case is recorded as finished before its session is ended.
  */
 final class CaseExecution {
+  /** How long to look for a session's own failure after its turn failed: a failed session has closed already. */
+  static final Duration SESSION_FAILURE_WAIT = Duration.ofSeconds(2);
   private final EvalScope scope;
   private final EvalRunStore store;
   private final WorkflowClient client;
@@ -67,11 +73,27 @@ final class CaseExecution {
       TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt));
       run = runs.of(c.id(), sid, r, (System.nanoTime() - t0) / 1_000_000);
     } catch (RuntimeException e) {
-      run = CaseRuns.failed(c.id(), sid, RootCause.innermostMessage(e), (System.nanoTime() - t0) / 1_000_000);
+      run = CaseRuns.failed(c.id(), sid, whyFailed(sid, e), (System.nanoTime() - t0) / 1_000_000);
     }
     store.finish(run);
     end(sid);
     return run;
+  }
+
+  /**
+   * Why the case's turn did not run: the session's own failure when it failed (a start the session
+   * refused, e.g. an agent class the eval worker does not know), else the turn's.
+   */
+  private String whyFailed(String sid, RuntimeException turnFailure) {
+    try {
+      client.newUntypedWorkflowStub(sid).getResult(SESSION_FAILURE_WAIT.toMillis(), TimeUnit.MILLISECONDS,
+          cp.model.SessionSummary.class);
+    } catch (WorkflowFailedException f) {
+      return "session " + sid + " failed: " + RootCause.innermostMessage(f);
+    } catch (RuntimeException | TimeoutException other) {
+      // still running, or closed normally: the turn's own failure says it
+    }
+    return RootCause.innermostMessage(turnFailure);
   }
 
   /** Whether the service knows session {@code sid} (running or closed). */

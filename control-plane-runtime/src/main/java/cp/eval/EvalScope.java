@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  *
  * <ul>
  *   <li>The run id ({@code EVR-} + 12 hex) is a hash of the suite and of what the run's worker runs
- *       with: provider and model (after {@code --model}), the content of the agent definitions and
- *       resource directories, replayed or live tools. The same command over the same suite and
+ *       with: provider, model (after {@code --model}) and endpoint, fallback models, the content of
+ *       the agent definitions and resource directories, the Java tools path, replayed or live tools. The same command over the same suite and
  *       files is the same run (so it resumes); any change is another run.
  *   <li>Its plane root is {@code CP_HOME/evals/<run>/home}: the eval worker's ledgers (always JSONL
  *       files there, also when production uses {@code CP_LEDGER_URL}) and tenant counters, so the
@@ -40,6 +40,8 @@ public final class EvalScope {
   public static final String DIR = "evals";
   /** The run's resources directory under its root: the operator's resources plus the judge's contract. */
   static final String RESOURCES = "resources";
+  /** The worker's fallback chain: another chain may answer differently, so it is part of the run id. */
+  private static final String FALLBACK_MODELS = "CP_FALLBACK_MODELS";
   /** Variables of production's ledger database: the eval worker keeps its ledgers in its own files. */
   private static final List<String> PRODUCTION_ONLY = List.of(LedgerDatabase.URL_VARIABLE,
       LedgerDatabase.USER_VARIABLE, LedgerDatabase.PASSWORD_VARIABLE, "CP_METRICS_PORT");
@@ -75,6 +77,9 @@ public final class EvalScope {
     PlaneConfig eval = PlaneConfig.fromEnv(env);
     String model = eval.provider().settings().map(s -> s.defaultModel()).orElse("-");
     String what = "provider=" + eval.provider().type().id() + "\nmodel=" + model
+        + "\nendpoint=" + eval.provider().settings().map(s -> s.baseUrl().toString()).orElse("-")
+        + "\nfallback=" + env.getOrDefault(FALLBACK_MODELS, "-") + "\ntools_path=" + env.getOrDefault(
+        cp.tools.registry.JavaToolPath.VARIABLE, "-")
         + "\nagents=" + eval.agentsDir().map(EvalScope::contentHash).orElse("-")
         + "\nresources=" + eval.resourcesDir().map(EvalScope::contentHash).orElse("-")
         + "\ntools=" + (options.liveTools() ? "live" : "replayed");
@@ -83,7 +88,8 @@ public final class EvalScope {
     env.put("CP_HOME", root.resolve("home").toString());
     env.put(PlaneConfig.RESOURCES_DIR, root.resolve(RESOURCES).toString());
     env.put("CP_TASK_QUEUE", "cp-eval-" + runId);
-    return new EvalScope(runId, root, env, eval.resourcesDir(), eval.provider().type().id() + " " + model
+    return new EvalScope(runId, root, env, eval.resourcesDir(), eval.provider().type().id()
+        + ("-".equals(model) ? "" : " " + model)
         + eval.agentsDir().map(d -> ", agents " + d).orElse("") + eval.resourcesDir().map(d -> ", resources " + d)
         .orElse("") + (options.liveTools() ? ", live tools" : ", tools replayed"));
   }

@@ -213,6 +213,15 @@ class EvalRunCommandTest {
       assertTrue(other.out().contains("openai bad-1"), other::describe);
       assertTrue(other.out().contains("+I am not sure."), other::describe);
       assertTrue(Files.readString(junit).contains("failures=\"1\""), () -> readQuietly(junit));
+
+      String otherRun = other.out().replaceAll("(?s)^eval run (EVR-[0-9a-f]{12}).*", "$1");
+      Path json = work.resolve("baseline.json");
+      var vsBaseline = run(env, "eval", "run", suite.toString(), "--model", "good-1", "--baseline", otherRun,
+          "--report", json.toString());
+      assertEquals(Cpctl.OK, vsBaseline.code(), vsBaseline::describe);
+      String diff = Files.readString(json);
+      assertTrue(diff.contains("baseline " + otherRun) && diff.contains("-I am not sure.")
+          && diff.contains("+The capital of France is Paris."), diff);
     }
   }
 

@@ -123,6 +123,17 @@ class EvalRunEndToEndTest {
   }
 
   @Test
+  void aCaseOfAnAgentClassTheEvalWorkerLacks_isARunErrorNamingIt_andTheOthersRun() throws Exception {
+    EvalCase unknown = new EvalCase("nope", new CaseInput("hello", "NOPE", "default", "SES-00000000", 1, null),
+        null, List.of(), Expectations.NONE);
+    Path suite = suite(unknown, evalCase("ok", "hello", List.of(), Expectations.NONE));
+    EvalRunner.Outcome out = run(suite, EvalRunOptions.defaults(), new ArrayList<>());
+    String error = out.runs().get(0).error();
+    assertTrue(error != null && error.contains("NOPE"), String.valueOf(error));
+    assertNull(out.runs().get(1).error(), out.runs().get(1).error());
+  }
+
+  @Test
   void theSameRunStartedAgain_runsNoFinishedCaseTwice() throws Exception {
     Path suite = suite(evalCase("c1", "hello", List.of(), Expectations.NONE),
         evalCase("c2", PACKAGES, List.of(), Expectations.NONE));

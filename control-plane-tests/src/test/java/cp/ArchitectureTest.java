@@ -237,7 +237,7 @@ class ArchitectureTest {
     USED_BY.put("tools", List.of("agents", "activities", "worker", "eval", "bench", "cli"));
     // Issue 22: agent definitions, assembled with the tools and MCP servers at worker start.
     USED_BY.put("agents", List.of("worker", "eval", "bench", "cli"));
-    USED_BY.put("activities", List.of("workflows", "worker", "bench", "cli"));
+    USED_BY.put("activities", List.of("workflows", "worker", "eval", "bench", "cli"));
     USED_BY.put("workflows", List.of("worker", "client", "eval", "bench", "cli"));
     USED_BY.put("worker", List.of("eval", "bench", "cli"));
     // Issue 25: evals run a suite on their own worker (cp.eval, above the worker), driven by the CLI.

@@ -155,6 +155,20 @@ class EvalRunEndToEndTest {
   }
 
   @Test
+  void aCaseStartedByAnEarlierProcessWhoseSessionTheServiceLost_startsOverInTheNextAttemptsSession()
+      throws Exception {
+    Path suite = suite(evalCase("c1", "hello", List.of(), Expectations.NONE));
+    EvalScope scope = EvalScope.of(env(), SuiteFiles.read(suite), EvalRunOptions.defaults());
+    new EvalRunStore(scope.root()).started("c1", 1); // attempt 0 started, then its embedded service died with it
+
+    EvalRunner.Outcome out = run(suite, EvalRunOptions.defaults(), new ArrayList<>());
+
+    assertEquals(scope.sessionId("c1", 1), out.runs().get(0).sessionId());
+    assertNull(out.runs().get(0).error(), out.runs().get(0).error());
+    assertEquals(2, new EvalRunStore(scope.root()).attempts("c1"));
+  }
+
+  @Test
   void liveTools_runTheToolForReal() throws Exception {
     Path suite = suite(evalCase("c1", PACKAGES, List.of(new RecordedToolCall("list_packages", Json.object(),
         TextNode.valueOf(RECORDED_PACKAGES), false)), Expectations.NONE));

@@ -25,10 +25,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -76,18 +74,8 @@ class EvalRunCommandTest {
     return suite;
   }
 
-  /** Every file of the production plane root outside evals/, with its content's hash. */
   private Map<String, String> production() throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(home)) {
-      for (Path f : walk.filter(Files::isRegularFile).toList()) {
-        Path rel = home.relativize(f);
-        if (!rel.startsWith("evals")) {
-          files.put(rel.toString(), Json.sha256(Files.readAllBytes(f)));
-        }
-      }
-    }
-    return files;
+    return cp.eval.ProductionFiles.of(home);
   }
 
   @Test
@@ -166,12 +154,17 @@ class EvalRunCommandTest {
       } else {
         content = "{\"speech_act\":\"question\",\"ambiguity\":\"low\"}";
       }
-      var reply = Json.object().put("id", "chatcmpl-1").put("model", req.path("model").asText());
+      return completion(req.path("model").asText(), content).build();
+    }
+
+    /** An OpenAI chat completion answering {@code content}, 50 prompt and 10 completion tokens. */
+    static MockResponse.Builder completion(String model, String content) {
+      var reply = Json.object().put("id", "chatcmpl-1").put("model", model);
       reply.putArray("choices").add(Json.object().put("index", 0).put("finish_reason", "stop")
           .set("message", Json.object().put("role", "assistant").put("content", content)));
       reply.set("usage", Json.object().put("prompt_tokens", 50).put("completion_tokens", 10));
       return new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
-          .body(reply.toString()).build();
+          .body(reply.toString());
     }
 
     /** The work order's input: the JSON between {@code <input>} and {@code </input>} of the last user message. */

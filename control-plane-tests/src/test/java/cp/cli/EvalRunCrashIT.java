@@ -70,12 +70,7 @@ class EvalRunCrashIT {
       boolean synthesize = r.getBody().utf8().contains("write the reply to the user");
       String content = synthesize ? Json.object().put("response_text", "Answer to " + question + ".").toString()
           : "{\"speech_act\":\"question\",\"ambiguity\":\"low\"}";
-      var reply = Json.object().put("id", "chatcmpl-1").put("model", "m-1");
-      reply.putArray("choices").add(Json.object().put("index", 0).put("finish_reason", "stop")
-          .set("message", Json.object().put("role", "assistant").put("content", content)));
-      reply.set("usage", Json.object().put("prompt_tokens", 50).put("completion_tokens", 10));
-      MockResponse.Builder b = new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
-          .body(reply.toString());
+      MockResponse.Builder b = EvalRunCommandTest.FakeModels.completion("m-1", content);
       return (synthesize ? b.bodyDelay(REPLY_MS, TimeUnit.MILLISECONDS) : b).build();
     }
   }

@@ -15,14 +15,11 @@ import cp.observability.Telemetry;
 import cp.tools.ToolResult;
 import cp.worker.PlaneFixture;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,18 +62,8 @@ class EvalRunEndToEndTest {
     }
   }
 
-  /** Every file of the production plane root outside evals/, with its content's hash. */
   private Map<String, String> production() throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(home)) {
-      for (Path f : walk.filter(Files::isRegularFile).toList()) {
-        Path rel = home.relativize(f);
-        if (!rel.startsWith(EvalScope.DIR)) {
-          files.put(rel.toString(), Json.sha256(Files.readAllBytes(f)));
-        }
-      }
-    }
-    return files;
+    return ProductionFiles.of(home);
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.UpdateOptions;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
@@ -113,7 +114,9 @@ final class CaseExecution {
   private void start(String sid, String agentClass) {
     String cls = agentClass == null ? "" : agentClass.trim().toUpperCase(Locale.ROOT);
     SessionWorkflow stub = client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
-        .setWorkflowId(sid).setTaskQueue(taskQueue).build());
+        .setWorkflowId(sid).setTaskQueue(taskQueue)
+        // never a second run of a case's session: a closed one is the case's, its result is read from it
+        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE).build());
     try {
       WorkflowClient.start(stub::run, new SessionInput(sid, cls, null, continueAsNewAfterTurns)
           .withTenant(EvalScope.TENANT));

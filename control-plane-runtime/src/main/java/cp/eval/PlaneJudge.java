@@ -3,6 +3,7 @@ package cp.eval;
 import cp.model.JudgeOutcome;
 import cp.model.JudgeRequest;
 import cp.workflows.EvalJudgeWorkflow;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
@@ -30,7 +31,9 @@ final class PlaneJudge implements EvalJudge {
   public JudgeVerdict judge(String runId, EvalCase c, CaseRun run) {
     String id = run.sessionId() + "/judge";
     EvalJudgeWorkflow stub = client.newWorkflowStub(EvalJudgeWorkflow.class, WorkflowOptions.newBuilder()
-        .setWorkflowId(id).setTaskQueue(taskQueue).build());
+        .setWorkflowId(id).setTaskQueue(taskQueue)
+        // a judge that finished before the process was killed is read, never asked again
+        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE).build());
     JudgeRequest request = new JudgeRequest(run.sessionId(), c.input().agentClass().trim().toUpperCase(Locale.ROOT),
         EvalScope.TENANT, c.expect().judge(), c.input().text(), run.reply(), tokenBudget);
     JudgeOutcome out;

@@ -250,6 +250,45 @@ class EvalRunCommandTest {
   }
 
   @Test
+  void concurrency_boundsHowManyCasesRunAtOnce() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    FakeModels models = new FakeModels();
+    try (MockWebServer server = new MockWebServer()) {
+      server.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest r) throws InterruptedException {
+          if (!r.getBody().utf8().contains("write the reply to the user")) {
+            return models.dispatch(r);
+          }
+          most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+          try {
+            Thread.sleep(400); // the reply takes a while, so cases that may overlap do
+            return models.dispatch(r);
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        }
+      });
+      server.start();
+      Map<String, String> env = fakeModelEnv(server);
+      List<EvalCase> cases = new ArrayList<>();
+      for (int i = 1; i <= 5; i++) {
+        cases.add(new EvalCase("c" + i, new cp.eval.CaseInput("What is the capital of France? (" + i + ")",
+            "RESIDENT", null, null, 1, null), null, null, null));
+      }
+      Path suite = work.resolve("five.yaml");
+      SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", cases), suite);
+
+      var r = run(env, "eval", "run", suite.toString(), "--concurrency", "2");
+
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+      assertTrue(r.out().contains("5 of 5 cases passed"), r::describe);
+      assertEquals(2, most.get(), "at most --concurrency cases wrote their reply at once, and that many did");
+    }
+  }
+
+  @Test
   void badUsage_exits2_withOneLine() throws Exception {
     Map<String, String> env = CliHarness.env(home);
     CliHarness.assertOneLineError(run(env, "eval", "run", work.resolve("missing.yaml").toString()), Cpctl.BAD_INPUT);

@@ -108,6 +108,14 @@ final class EvalCommand extends CliCommand implements Runnable {
     @Parameters(paramLabel = "SUITE", description = "The suite file (.json, else YAML).")
     Path suiteFile;
 
+    private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
+
+    /** What this command prints passes the secret masker, as {@code cpctl show} does: entries may predate masking. */
+    @Override
+    java.io.PrintStream out() {
+      return masked.of(super.out(), () -> config().secretMasker());
+    }
+
     @Override
     public Integer call() {
       EvalSuite suite = SuiteFiles.read(suiteFile);

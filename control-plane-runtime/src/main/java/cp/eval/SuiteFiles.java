@@ -38,6 +38,7 @@ public final class SuiteFiles {
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
       .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+      .disable(YAMLGenerator.Feature.SPLIT_LINES)
       .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
       .build();
 

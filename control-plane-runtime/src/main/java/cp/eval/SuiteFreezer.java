@@ -62,6 +62,10 @@ public final class SuiteFreezer {
       throw new IllegalArgumentException("session " + sessionId + " has no turns on record: nothing to freeze");
     }
     List<Integer> wanted = only == null || only.isEmpty() ? List.copyOf(byTurn.keySet()) : only;
+    if (new java.util.HashSet<>(wanted).size() < wanted.size()) {
+      throw new IllegalArgumentException("--turns " + wanted.stream().map(String::valueOf).collect(Collectors.joining(","))
+          + ": a turn is given twice (case ids must be unique)");
+    }
     for (int t : wanted) {
       if (!byTurn.containsKey(t)) {
         throw new IllegalArgumentException("--turns " + t + ": session " + sessionId + " has no turn " + t

@@ -73,6 +73,9 @@ public final class SuiteVerifier {
       if (cite.hash() == null || !cite.hash().equals(e.hash())) {
         edited.add(at + ": the ledger entry's hash is " + e.hash() + ", the case cites " + cite.hash());
       }
+      if (!id.tier().name().equals(cite.ledger())) {
+        edited.add(at + ": the entry is in ledger " + id.tier().name() + ", the case cites ledger " + cite.ledger());
+      }
       if (cite.type() != null && !cite.type().equals(e.eventType())) {
         edited.add(at + ": the ledger entry is a " + e.eventType() + ", the case cites a " + cite.type());
       }

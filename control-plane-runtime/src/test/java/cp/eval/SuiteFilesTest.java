@@ -52,6 +52,31 @@ class SuiteFilesTest {
   }
 
   @Test
+  void awkwardTexts_surviveTheYamlRoundTrip_exactly() throws Exception {
+    List<String> texts = List.of("trailing newline\n", "two trailing\n\n", "  leading spaces\nand more", "tab\there",
+        "trailing space \nline", "null", "true", "- not a list", "# not a comment", "key: value", "'quoted'",
+        "\"double\"", "unicode é ✓ 😀", "", " ", "\n", "line\r\nwindows", "\u0007 bell", "a very long line "
+        + "x".repeat(300), "| pipe", "> fold", "multi\n  indented\n\tline\n");
+    List<EvalCase> cases = new java.util.ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      String t = texts.get(i);
+      cases.add(new EvalCase("c" + i, new CaseInput(t, null, null, null, i, null),
+          new RecordedTurn(t, Json.object().put("v", t), "success", true,
+              List.of(new RecordedToolCall("tool", Json.object().put("arg", t), com.fasterxml.jackson.databind.node
+                  .TextNode.valueOf(t), false)), 0.1, 1, 2), List.of(), null));
+    }
+    EvalSuite suite = EvalSuite.of("2026-11-26T13:00:00Z", cases);
+    for (String name : List.of("awkward.yaml", "awkward.json")) {
+      Path file = dir.resolve(name);
+      SuiteFiles.write(suite, file);
+      EvalSuite back = SuiteFiles.read(file);
+      for (int i = 0; i < texts.size(); i++) {
+        assertEquals(cases.get(i), back.cases().get(i), name + " case " + i + ": " + Json.tree(texts.get(i)));
+      }
+    }
+  }
+
+  @Test
   void emptyToolsExpectation_staysApartFromUnchecked() {
     EvalSuite back = SuiteFiles.parse("s.json", true, SuiteFiles.text(sample(), true).getBytes(StandardCharsets.UTF_8));
     assertEquals(List.of(), back.cases().get(1).expect().tools());

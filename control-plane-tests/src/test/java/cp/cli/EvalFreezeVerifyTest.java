@@ -137,6 +137,10 @@ class EvalFreezeVerifyTest {
         out.toString());
     assertOneLineError(range, Cpctl.BAD_INPUT);
     assertTrue(range.err().contains("has no turn 9 (its turns: 1,2,3)"), range::describe);
+    var twice = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--turns", "1,1", "--out",
+        out.toString());
+    assertOneLineError(twice, Cpctl.BAD_INPUT);
+    assertTrue(twice.err().contains("a turn is given twice"), twice::describe);
     Path unwritable = work.resolve("no-such-dir").resolve("x.yaml");
     var cannot = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", unwritable.toString());
     assertOneLineError(cannot, Cpctl.BAD_INPUT);

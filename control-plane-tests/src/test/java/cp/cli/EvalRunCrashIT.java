@@ -75,13 +75,8 @@ class EvalRunCrashIT {
     }
   }
 
-  @Test
-  @Timeout(value = 240, unit = TimeUnit.SECONDS)
-  void sigkillOfTheRunMidSuite_theSameCommandResumes_withoutRunningFinishedCasesAgain() throws Exception {
-    server.setDispatcher(new Model());
-    server.start(InetAddress.getLoopbackAddress(), 0);
-    procs = CpctlProcesses.onClasspath(dir).describing(() -> "model calls: " + calls);
-    int port = procs.startDevServer();
+  /** A suite of {@link #CASES} questions, each expected to be answered by name. */
+  private Path suite() {
     Path suite = dir.resolve("suite.yaml");
     List<EvalCase> cases = new java.util.ArrayList<>();
     for (int i = 1; i <= CASES; i++) {
@@ -91,16 +86,26 @@ class EvalRunCrashIT {
           null, null, null)));
     }
     SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", cases), suite);
+    return suite;
+  }
+
+  /** The run's environment: the fake model, fast heartbeats; with a dev-server at {@code port} unless 0. */
+  private Map<String, String> env(int port) {
     Map<String, String> env = new HashMap<>();
-    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    if (port != 0) {
+      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    }
     env.put("CP_HOME", dir.resolve("home").toString());
     env.put("CP_PROVIDER", "openai");
     env.put("OPENAI_API_KEY", "sk-test-eval");
     env.put("OPENAI_BASE_URL", "http://127.0.0.1:" + server.getPort() + "/v1");
     env.put("CP_MODEL", "m-1");
     env.put("CP_HEARTBEAT_TIMEOUT_MS", MultiProcessCrashIT.HEARTBEAT_TIMEOUT_MS);
-    String[] args = {"eval", "run", suite.toString(), "--concurrency", "1"};
+    return env;
+  }
 
+  /** Starts the run, and SIGKILLs it once two cases have finished and the third is writing its reply. */
+  private void runAndKillAtTheThirdCase(Map<String, String> env, String[] args) throws Exception {
     CpctlProcesses.Cli first = procs.start("eval-run-1", env, args);
     first.awaitStderr("q2: success");
     long deadline = System.nanoTime() + CpctlProcesses.STEP_TIMEOUT.toNanos();
@@ -113,6 +118,21 @@ class EvalRunCrashIT {
     first.kill();
     assertEquals(2, calls.get("question 1").get(), "q1 ran once before the kill: " + calls);
     assertEquals(2, calls.get("question 2").get(), "q2 ran once before the kill: " + calls);
+  }
+
+  private void start() throws Exception {
+    server.setDispatcher(new Model());
+    server.start(InetAddress.getLoopbackAddress(), 0);
+    procs = CpctlProcesses.onClasspath(dir).describing(() -> "model calls: " + calls);
+  }
+
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void sigkillOfTheRunMidSuite_theSameCommandResumes_withoutRunningFinishedCasesAgain() throws Exception {
+    start();
+    Map<String, String> env = env(procs.startDevServer());
+    String[] args = {"eval", "run", suite().toString(), "--concurrency", "1"};
+    runAndKillAtTheThirdCase(env, args);
 
     CpctlProcesses.Cli second = procs.start("eval-run-2", env, args);
     int exit = second.awaitExit(java.time.Duration.ofSeconds(120));
@@ -137,5 +157,31 @@ class EvalRunCrashIT {
     }
     assertTrue(Files.exists(dir.resolve("home").resolve("evals").resolve(runId).resolve("results.json")));
     System.out.printf("EvalRunCrashIT: model calls per case %s%n", new java.util.TreeMap<>(calls));
+  }
+
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void withTheEmbeddedService_theCaseInFlightStartsOverInANewSession_theFinishedOnesAreNotRunAgain()
+      throws Exception {
+    start();
+    Map<String, String> env = env(0);
+    String[] args = {"eval", "run", suite().toString(), "--concurrency", "1"};
+    runAndKillAtTheThirdCase(env, args);
+
+    CpctlProcesses.Cli second = procs.start("eval-run-2", env, args);
+    int exit = second.awaitExit(java.time.Duration.ofSeconds(120));
+
+    assertEquals(Cpctl.OK, exit, second::describe);
+    assertTrue(second.stdout().contains(CASES + " of " + CASES + " cases passed"), second::describe);
+    assertEquals(2, calls.get("question 1").get(), "q1 was not run again: " + calls);
+    assertEquals(2, calls.get("question 2").get(), "q2 was not run again: " + calls);
+    assertEquals(4, calls.get("question 3").get(), "q3 ran twice: half before the kill, whole after: " + calls);
+    assertEquals(2, calls.get("question 4").get(), "q4 ran once, after the resume: " + calls);
+    String runId = second.stdout().replaceAll("(?s)^eval run (EVR-[0-9a-f]{12}).*", "$1");
+    try (Ledgers l = Ledgers.open(dir.resolve("home").resolve("evals").resolve(runId).resolve("home"))) {
+      assertEquals(CASES + 1, l.hot().query(LedgerQuery.eventType("SESSION_START")).size(),
+          "q3's lost session and its new one");
+    }
+    System.out.printf("EvalRunCrashIT (embedded): model calls per case %s%n", new java.util.TreeMap<>(calls));
   }
 }

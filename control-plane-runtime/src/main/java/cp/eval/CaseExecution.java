@@ -74,6 +74,9 @@ final class CaseExecution {
       TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt));
       run = runs.of(c.id(), sid, r, (System.nanoTime() - t0) / 1_000_000);
     } catch (RuntimeException e) {
+      if (serviceUnreachable(e)) {
+        throw e; // not the case's outcome: not recorded, so the command run again runs the case
+      }
       run = CaseRuns.failed(c.id(), sid, whyFailed(sid, e), (System.nanoTime() - t0) / 1_000_000);
     }
     store.finish(run);
@@ -95,6 +98,17 @@ final class CaseExecution {
       // still running, or closed normally: the turn's own failure says it
     }
     return RootCause.innermostMessage(turnFailure);
+  }
+
+  /** Whether {@code e} says the Temporal service could not be reached (rather than anything about the case). */
+  static boolean serviceUnreachable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s && (s.getStatus().getCode() == Status.Code.UNAVAILABLE
+          || s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the service knows session {@code sid} (running or closed). */

@@ -64,7 +64,9 @@ public final class EvalRun {
         try {
           r = pending.get(i).get();
         } catch (ExecutionException e) {
-          r = CaseRuns.failed(c.id(), null, cp.model.RootCause.innermostMessage(e), 0);
+          // not recorded as finished (the Temporal service could not be reached): run again, it runs
+          r = CaseRuns.failed(c.id(), null, cp.model.RootCause.innermostMessage(e)
+              + " (not recorded: the same command runs this case again)", 0);
         }
         boolean toJudge = c.expect().judge() != null && r.judge() == null && r.error() == null;
         if (judge != null && toJudge) {

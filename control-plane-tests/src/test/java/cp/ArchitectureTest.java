@@ -225,20 +225,23 @@ class ArchitectureTest {
 
   static {
     USED_BY.put("model", List.of("*"));
-    USED_BY.put("faults", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
-    // Issue 14: the process's telemetry, read where the work happens (ledger appends, the gateway, activities).
-    USED_BY.put("observability", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "bench",
+    USED_BY.put("faults", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "eval", "bench",
         "cli"));
-    USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "bench", "cli"));
-    USED_BY.put("contracts", List.of("tools", "agents", "activities", "worker", "bench", "cli"));
+    // Issue 14: the process's telemetry, read where the work happens (ledger appends, the gateway, activities).
+    USED_BY.put("observability", List.of("ledger", "contracts", "gateway", "tools", "activities", "worker", "eval",
+        "bench", "cli"));
+    USED_BY.put("ledger", List.of("contracts", "gateway", "tools", "activities", "worker", "eval", "bench", "cli"));
+    USED_BY.put("contracts", List.of("tools", "agents", "activities", "worker", "eval", "bench", "cli"));
     // Issue 22: a defined agent names its model, which the gateway's ProviderFactory resolves at worker start.
-    USED_BY.put("gateway", List.of("agents", "activities", "worker", "bench", "cli"));
-    USED_BY.put("tools", List.of("agents", "activities", "worker", "bench", "cli"));
+    USED_BY.put("gateway", List.of("agents", "activities", "worker", "eval", "bench", "cli"));
+    USED_BY.put("tools", List.of("agents", "activities", "worker", "eval", "bench", "cli"));
     // Issue 22: agent definitions, assembled with the tools and MCP servers at worker start.
-    USED_BY.put("agents", List.of("worker", "bench", "cli"));
-    USED_BY.put("activities", List.of("workflows", "worker", "bench", "cli"));
-    USED_BY.put("workflows", List.of("worker", "client", "bench", "cli"));
-    USED_BY.put("worker", List.of("bench", "cli"));
+    USED_BY.put("agents", List.of("worker", "eval", "bench", "cli"));
+    USED_BY.put("activities", List.of("workflows", "worker", "eval", "bench", "cli"));
+    USED_BY.put("workflows", List.of("worker", "client", "eval", "bench", "cli"));
+    USED_BY.put("worker", List.of("eval", "bench", "cli"));
+    // Issue 25: evals run a suite on their own worker (cp.eval, above the worker), driven by the CLI.
+    USED_BY.put("eval", List.of("bench", "cli"));
     USED_BY.put("client", List.of("bench", "cli"));
     // Issue 21: the product (cli) ships without the benchmark, which has its own jar.
     USED_BY.put("bench", List.of());

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 /** Evals from the record (issue 25): freeze recorded turns into a suite, verify a suite against the ledgers. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
     description = "Regression suites frozen from the ledgers: freeze, verify.",
-    subcommands = {EvalCommand.Freeze.class, EvalCommand.Verify.class})
+    subcommands = {EvalCommand.Freeze.class, EvalCommand.Verify.class, EvalRunCommand.class})
 final class EvalCommand extends CliCommand implements Runnable {
   @Override
   public void run() {

@@ -41,6 +41,7 @@ import java.util.Set;
  *       the {@code assembled_context}, kept within {@code acceptance_criteria.max_response_chars}.
  *   <li>{@code PRC-EXECUTE-*}: {@code {"result"}}.
  *   <li>{@code PRC-DEGRADED-*}: plain text that says the plane is in reduced mode.
+ *   <li>{@code PRC-JUDGE-*}: {@code {"pass", "reason"}} by a fixed rule ({@link cp.gateway.offline.OfflineJudge}).
  *   <li>anything else: the skeleton of the contract's output schema ({@link SchemaSkeleton}),
  *       or plain text when there is none.
  * </ul>
@@ -63,6 +64,8 @@ public final class OfflineProvider implements LlmProvider {
   public static final String SYNTHESIZE_PREFIX = "PRC-SYNTHESIZE-";
   public static final String EXECUTE_PREFIX = "PRC-EXECUTE-";
   public static final String DEGRADED_PREFIX = "PRC-DEGRADED-";
+  /** Issue 25: an eval case's judge ({@link cp.gateway.offline.OfflineJudge}). */
+  public static final String JUDGE_PREFIX = "PRC-JUDGE-";
 
   /** Prefix of generated tool_use ids, so a ledger reader sees at once who made the call. */
   public static final String TOOL_USE_ID_PREFIX = "toolu_offline_";
@@ -146,6 +149,9 @@ public final class OfflineProvider implements LlmProvider {
           ReplyComposer.executeResult(input.userInput(), Context.of(input.get("assembled_context")))));
     } else if (contract.startsWith(DEGRADED_PREFIX)) {
       draft = Draft.plain(ReplyComposer.degraded(input.userInput()));
+    } else if (contract.startsWith(JUDGE_PREFIX)) {
+      draft = Draft.json(cp.gateway.offline.OfflineJudge.judge(input.get("rubric").asText(""),
+          input.get("reply").asText("")));
     } else {
       draft = fromSchema(request.outputSchema(), input);
     }

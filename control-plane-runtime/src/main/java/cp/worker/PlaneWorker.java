@@ -136,7 +136,7 @@ public final class PlaneWorker implements AutoCloseable {
    */
   public static void register(Worker worker, WorkflowClient client, PlaneRuntime runtime, WorkerSettings s) {
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(s), SessionWorkflowImpl.class,
-        TurnWorkflowImpl.class, cp.workflows.AgentClassesWorkflowImpl.class);
+        TurnWorkflowImpl.class, cp.workflows.AgentClassesWorkflowImpl.class, cp.workflows.EvalJudgeWorkflowImpl.class);
     worker.registerActivitiesImplementations(runtime.activities(client));
     worker.registerActivitiesImplementations(new ApprovalLookupActivitiesImpl(client));
   }

@@ -16,8 +16,9 @@ import org.flywaydb.core.Flyway;
  * A reservation is one transaction: lock the tenant's row ({@code SELECT … FOR UPDATE}, so
  * reservations of one tenant are decided one after the other, on any host), find the call's own
  * reservation (a retry reuses it), sum what the day and month have spent and hold unexpired, and
- * insert the reservation only when it fits. Settling sets the call's actual cost. Its own schema
- * history ({@code cp_spend_schema_history}, migrations {@code db/spend}), apart from the ledger's.
+ * insert the reservation only when it fits. Settling sets the call's actual cost; a trigger adds it
+ * to the tenant's day row ({@code cp_tenant_days}), which is what a reservation sums as spent, so a
+ * reservation reads at most a month of day rows and the calls in flight. Its own schema history ({@code cp_spend_schema_history}, migrations {@code db/spend}), apart from the ledger's.
  */
 public final class PostgresTenantCounters implements TenantCounters {
   static final String MIGRATIONS = "classpath:db/spend";
@@ -171,10 +172,13 @@ public final class PostgresTenantCounters implements TenantCounters {
         }
       }
     }
-    try (PreparedStatement del = c.prepareStatement(
-        "DELETE FROM cp_tenant_reservations WHERE tenant = ? AND actual IS NOT NULL")) {
-      del.setString(1, tenant);
-      del.executeUpdate();
+    // The settled rows go, then the day rows (whatever they held); the rebuilt rows' trigger writes them anew.
+    for (String sql : new String[] {"DELETE FROM cp_tenant_reservations WHERE tenant = ? AND actual IS NOT NULL",
+        "DELETE FROM cp_tenant_days WHERE tenant = ?"}) {
+      try (PreparedStatement del = c.prepareStatement(sql)) {
+        del.setString(1, tenant);
+        del.executeUpdate();
+      }
     }
     try (PreparedStatement ins = c.prepareStatement("INSERT INTO cp_tenant_reservations (call_key, tenant, day,"
         + " month, amount, expires_at, actual) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
@@ -223,21 +227,33 @@ public final class PostgresTenantCounters implements TenantCounters {
     }
   }
 
+  /**
+   * Spent from the day rows ({@code cp_tenant_days}, kept by a trigger as calls settle), held from
+   * the calls in flight; one statement, so both come from one snapshot (a call settling meanwhile
+   * counts once, as held or as spent).
+   */
   private static Totals totalsIn(Connection c, String tenant, Instant now) throws SQLException {
     try (PreparedStatement q = c.prepareStatement("SELECT"
-        + " coalesce(sum(actual) FILTER (WHERE day = ? AND actual IS NOT NULL), 0),"
-        + " coalesce(sum(amount) FILTER (WHERE day = ? AND actual IS NULL AND expires_at > ?), 0),"
-        + " coalesce(sum(actual) FILTER (WHERE actual IS NOT NULL), 0),"
-        + " coalesce(sum(amount) FILTER (WHERE actual IS NULL AND expires_at > ?), 0)"
-        + " FROM cp_tenant_reservations WHERE tenant = ? AND month = ?")) {
+        + " coalesce((SELECT spent FROM cp_tenant_days WHERE tenant = ? AND day = ?), 0),"
+        + " coalesce((SELECT sum(amount) FROM cp_tenant_reservations WHERE tenant = ? AND month = ? AND day = ?"
+        + "   AND actual IS NULL AND expires_at > ?), 0),"
+        + " coalesce((SELECT sum(spent) FROM cp_tenant_days WHERE tenant = ? AND month = ?), 0),"
+        + " coalesce((SELECT sum(amount) FROM cp_tenant_reservations WHERE tenant = ? AND month = ?"
+        + "   AND actual IS NULL AND expires_at > ?), 0)")) {
       String day = TenantCounters.day(now);
+      String month = TenantCounters.month(now);
       Timestamp ts = Timestamp.from(now);
-      q.setString(1, day);
+      q.setString(1, tenant);
       q.setString(2, day);
-      q.setTimestamp(3, ts);
-      q.setTimestamp(4, ts);
-      q.setString(5, tenant);
-      q.setString(6, TenantCounters.month(now));
+      q.setString(3, tenant);
+      q.setString(4, month);
+      q.setString(5, day);
+      q.setTimestamp(6, ts);
+      q.setString(7, tenant);
+      q.setString(8, month);
+      q.setString(9, tenant);
+      q.setString(10, month);
+      q.setTimestamp(11, ts);
       try (ResultSet rs = q.executeQuery()) {
         rs.next();
         return new Totals(rs.getDouble(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4));

@@ -112,6 +112,41 @@ class TenantCountersRebuildTest {
         () -> TestPostgres.sql(db, "DELETE FROM cp_tenant_reservations"));
   }
 
+  @Test
+  void postgres_deletedDayRows_rebuiltFromTheLedger_refusesTheTenantAgainAsBefore() throws Exception {
+    LedgerDatabase db = TestPostgres.freshDatabase();
+    scenario(() -> PostgresTenantCounters.open(db), tmp.resolve("host"),
+        () -> TestPostgres.sql(db, "DELETE FROM cp_tenant_days"));
+  }
+
+  /**
+   * Counters written before the day rows existed (migration 1 only: settled calls as per-call rows)
+   * keep their spend when migration 2 adds the day rows, and later settlements add to them.
+   */
+  @Test
+  void postgres_countersOfMigration1_keepTheirSpend_whenTheDayRowsArrive() throws Exception {
+    LedgerDatabase db = TestPostgres.freshDatabase();
+    org.flywaydb.core.Flyway.configure().dataSource(db.url(), db.user(), db.password()).locations("classpath:db/spend")
+        .table("cp_spend_schema_history").baselineVersion("0").baselineOnMigrate(true).target("1").load().migrate();
+    Instant now = Instant.now();
+    String day = TenantCounters.day(now);
+    String month = TenantCounters.month(now);
+    TestPostgres.sql(db, "INSERT INTO cp_tenant_reservations (call_key, tenant, day, month, amount, expires_at, actual)"
+        + " VALUES ('k/1', 'acme', '" + day + "', '" + month + "', 1.0, now(), 0.25),"
+        + " ('k/2', 'acme', '" + day + "', '" + month + "', 1.0, now(), 0.5),"
+        + " ('k/3', 'acme', '" + month + "-00', '" + month + "', 1.0, now(), 2.0)");
+    try (TenantCounters c = PostgresTenantCounters.open(db)) {
+      assertEquals(0.75, c.totals("acme", now).daySpent(), 1e-12);
+      assertEquals(2.75, c.totals("acme", now).monthSpent(), 1e-12);
+      TenantCaps.Caps caps = new TenantCaps.Caps(Optional.of(10.0), Optional.empty());
+      assertTrue(c.reserve("acme", caps, "k/4", 1.0, now, now.plusSeconds(60)).granted());
+      assertEquals(1.0, c.totals("acme", now).dayReserved(), 1e-12);
+      c.settle("k/4", 0.125);
+      assertEquals(0.875, c.totals("acme", now).daySpent(), 1e-12);
+      assertEquals(0.0, c.totals("acme", now).dayReserved(), 1e-12);
+    }
+  }
+
   /** A tenant holding a reservation in flight is not rebuilt (its call may settle before its EXCHANGE is written). */
   @Test
   void aTenantWithACallInFlight_isLeftAlone_inBothStores() throws Exception {

@@ -102,13 +102,8 @@ final class CaseExecution {
 
   /** Whether {@code e} says the Temporal service could not be reached (rather than anything about the case). */
   static boolean serviceUnreachable(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof StatusRuntimeException s && (s.getStatus().getCode() == Status.Code.UNAVAILABLE
-          || s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED)) {
-        return true;
-      }
-    }
-    return false;
+    return RootCause.chain(e).anyMatch(t -> t instanceof StatusRuntimeException s
+        && (s.getStatus().getCode() == Status.Code.UNAVAILABLE || s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED));
   }
 
   /** Whether the service knows session {@code sid} (running or closed). */

@@ -104,17 +104,9 @@ final class EvalCommand extends CliCommand implements Runnable {
   @Command(name = "verify", mixinStandardHelpOptions = true,
       description = "Prove each case's input and recorded turn against the ledger entries it cites (hashes and chain)."
           + " Exit 0 when all match, 1 when any case was edited or cites an entry that is gone.")
-  static final class Verify extends CliCommand implements Callable<Integer> {
+  static final class Verify extends MaskedCliCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SUITE", description = "The suite file (.json, else YAML).")
     Path suiteFile;
-
-    private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
-
-    /** What this command prints passes the secret masker, as {@code cpctl show} does: entries may predate masking. */
-    @Override
-    java.io.PrintStream out() {
-      return masked.of(super.out(), () -> config().secretMasker());
-    }
 
     @Override
     public Integer call() {

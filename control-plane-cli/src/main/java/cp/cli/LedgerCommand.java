@@ -49,7 +49,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
   }
 
   @Command(name = "query", mixinStandardHelpOptions = true, description = "Print ledger entries, oldest first.")
-  static final class Query extends CliCommand implements java.util.concurrent.Callable<Integer> {
+  static final class Query extends MaskedCliCommand implements java.util.concurrent.Callable<Integer> {
     /** Entries printed when --limit is not given. */
     static final int DEFAULT_LIMIT = 20;
 
@@ -70,14 +70,6 @@ final class LedgerCommand extends CliCommand implements Runnable {
 
     @Option(names = "--json", description = "One JSON object per line, as stored (secrets masked).")
     boolean json;
-
-    private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
-
-    /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
-    @Override
-    java.io.PrintStream out() {
-      return masked.of(super.out(), () -> config().secretMasker());
-    }
 
     @Override
     public Integer call() {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 /** A session's turns as the ledgers recorded them; needs no Temporal service. */
 @Command(name = "show", mixinStandardHelpOptions = true,
     description = "Show a session's turns: input, reply, outcome, WO chain, tokens, cost, degradations, escalations.")
-final class ShowCommand extends CliCommand implements java.util.concurrent.Callable<Integer> {
+final class ShowCommand extends MaskedCliCommand implements java.util.concurrent.Callable<Integer> {
   /** Replies longer than this are cut in the text view (the JSON view is complete). */
   static final int MAX_SHOWN_CHARS = 600;
 
@@ -20,14 +20,6 @@ final class ShowCommand extends CliCommand implements java.util.concurrent.Calla
 
   @Option(names = "--json", description = "Print as JSON.")
   boolean json;
-
-  private final MaskedOutput.Lazy masked = new MaskedOutput.Lazy();
-
-  /** What this command prints passes the secret masker (issue 20 §1): entries may predate masking. */
-  @Override
-  java.io.PrintStream out() {
-    return masked.of(super.out(), () -> config().secretMasker());
-  }
 
   @Override
   public Integer call() {

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 
 /** Evals from the record (issue 25): freeze recorded turns into a suite, verify a suite against the ledgers. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-    description = "Regression suites frozen from the ledgers: freeze, verify.",
+    description = "Regression suites frozen from the ledgers: freeze, verify, run.",
     subcommands = {EvalCommand.Freeze.class, EvalCommand.Verify.class, EvalRunCommand.class})
 final class EvalCommand extends CliCommand implements Runnable {
   @Override
@@ -86,6 +86,12 @@ final class EvalCommand extends CliCommand implements Runnable {
         long sessions = suite.cases().stream().map(c -> c.input().sessionId()).distinct().count();
         out().println("froze " + suite.cases().size() + " case(s) from " + sessions + " session(s) into " + out
             + " (" + (SuiteFiles.isJson(out) ? "JSON" : "YAML") + ")");
+        long later = suite.cases().stream().filter(c -> c.input().turn() > 1).count();
+        if (later > 0) {
+          // Nothing surprising later: a run starts each case in a new session (README, Evals).
+          err().println("note: " + later + " case(s) come from a session's turn 2 or later; 'cpctl eval run' runs"
+              + " each case as the first turn of a new session, without the earlier turns' conversation");
+        }
       }
       return Cpctl.OK;
     }

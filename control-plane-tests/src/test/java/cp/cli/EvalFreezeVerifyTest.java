@@ -111,6 +111,11 @@ class EvalFreezeVerifyTest {
     var r = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--turns", "1,3", "--out", out.toString());
     assertEquals(Cpctl.OK, r.code(), r::describe);
     assertEquals(List.of(sessionId + "#1", sessionId + "#3"), SuiteFiles.read(out).cases().stream().map(EvalCase::id).toList());
+    assertTrue(r.err().contains("note: 1 case(s) come from a session's turn 2 or later"), r::describe);
+    var first = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--turns", "1", "--out",
+        work.resolve("one.yaml").toString());
+    assertEquals(Cpctl.OK, first.code(), first::describe);
+    assertFalse(first.err().contains("note:"), "a first turn runs as it ran: " + first.describe());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package cp.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -126,8 +127,31 @@ final class CpctlProcesses implements AutoCloseable {
 
     /** Sends {@code signal} (e.g. "INT", what Ctrl-C in a terminal sends) to the process itself, not its children. */
     void signal(String signal) throws IOException, InterruptedException {
+      assertSignalNotIgnored(signal);
       Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start();
       assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " " + process.pid());
+    }
+
+    /**
+     * A process started from a shell's background job without job control ({@code (cmd &)}) ignores
+     * SIGINT and SIGQUIT, and so does every JVM under it: the JVM then never runs its shutdown hooks
+     * on them, and a test waiting for their effect would wait out its timeout. Said at once instead.
+     */
+    private void assertSignalNotIgnored(String signal) throws IOException {
+      int number = switch (signal) {
+        case "INT" -> 2;
+        case "QUIT" -> 3;
+        default -> 0;
+      };
+      Path status = Path.of("/proc", String.valueOf(process.pid()), "status");
+      if (number == 0 || !Files.isReadable(status)) {
+        return;
+      }
+      String ignored = Files.readAllLines(status).stream().filter(l -> l.startsWith("SigIgn:"))
+          .map(l -> l.substring("SigIgn:".length()).trim()).findFirst().orElse("0");
+      assertEquals(0L, Long.parseUnsignedLong(ignored, 16) & (1L << (number - 1)), "SIG" + signal + " is ignored by "
+          + name + " (and by the process that started this test suite: started as a background job without job"
+          + " control, e.g. '(mvn verify &)'); run the suite in the foreground, or with 'set -m', to test it");
     }
 
     /** Writes {@code text} to the process's stdin (only for {@link #startInteractive}). */

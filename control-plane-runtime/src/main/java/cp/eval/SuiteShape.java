@@ -67,6 +67,10 @@ final class SuiteShape {
     if (!cases.isArray()) {
       throw problem("cases", "must be a list of cases, not " + kind(cases));
     }
+    if (cases.isEmpty()) {
+      // An empty suite would pass in CI without checking anything (a freeze that went wrong, a bad edit).
+      throw problem("cases", "is empty: a suite needs at least one case");
+    }
     List<EvalCase> bound = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < cases.size(); i++) {

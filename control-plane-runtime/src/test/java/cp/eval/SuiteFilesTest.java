@@ -167,6 +167,8 @@ class SuiteFilesTest {
     var e = bad("{\"cases\": [", true);
     assertTrue(e.getMessage().startsWith("bad.json: not valid JSON"), e.getMessage());
     assertTrue(bad("", false).getMessage().contains("is empty"));
+    assertTrue(bad("cases: []\n", false).getMessage().contains("cases: is empty: a suite needs at least one case"),
+        bad("cases: []\n", false).getMessage());
     assertTrue(bad("cases: []\ncases: []\n", false).getMessage().contains("not valid YAML"));
     assertTrue(bad("- a\n- b\n", false).getMessage().contains("must be a mapping"));
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import cp.eval.CaseInput;
 import cp.eval.EvalCase;
 import cp.eval.EvalSuite;
 import cp.eval.Expectations;
@@ -292,8 +293,14 @@ class EvalRunCommandTest {
   void badUsage_exits2_withOneLine() throws Exception {
     Map<String, String> env = CliHarness.env(home);
     CliHarness.assertOneLineError(run(env, "eval", "run", work.resolve("missing.yaml").toString()), Cpctl.BAD_INPUT);
-    Path suite = work.resolve("empty.yaml");
-    SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", List.of()), suite);
+    Path empty = work.resolve("empty.yaml");
+    SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", List.of()), empty);
+    var none = run(env, "eval", "run", empty.toString());
+    CliHarness.assertOneLineError(none, Cpctl.BAD_INPUT);
+    assertTrue(none.err().contains("cases: is empty: a suite needs at least one case"), none::describe);
+    Path suite = work.resolve("one.yaml");
+    SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", List.of(new EvalCase("c1",
+        new CaseInput("hello", "ADMIN", null, null, 1, null), null, List.of(), null))), suite);
     CliHarness.assertOneLineError(run(env, "eval", "run", suite.toString(), "--report", "r.txt"), Cpctl.BAD_INPUT);
     CliHarness.assertOneLineError(run(env, "eval", "run", suite.toString(), "--concurrency", "0"), Cpctl.BAD_INPUT);
     CliHarness.assertOneLineError(run(env, "eval", "run", suite.toString(), "--baseline", "EVR-000000000000"),

@@ -10,21 +10,14 @@ import cp.gateway.TenantCounters;
 import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
-import cp.worker.PlaneFixture;
-import cp.worker.PlaneRuntime;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Issue 23 (h10's gap): the degraded call, the session's last resort after HO2 failed, belongs to
@@ -34,40 +27,19 @@ import org.junit.jupiter.api.TestInstance;
  * counters are read (and, for the refusal, filled) through a second counters object on the
  * plane's CP_HOME, as a second process would.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class DegradedTenantEndToEndTest {
+class DegradedTenantEndToEndTest extends FaultyAnthropicPlaneTest {
   /** Far above what a few test calls cost at $3/$15 per Mtok, so only the test's own filling refuses. */
   static final double DAILY_CAP_USD = 1.0;
 
-  private final FaultyAnthropic model = new FaultyAnthropic();
-  private final MockWebServer server = new MockWebServer();
-  private PlaneFixture plane;
   private Path home;
 
   @BeforeAll
-  void startPlane(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-    server.setDispatcher(model);
-    server.start(InetAddress.getLoopbackAddress(), 0);
+  void start(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
     home = dir.resolve("home");
     Path tenants = Files.writeString(dir.resolve("tenants.json"), "{\"tenants\": {\"acme\": {\"daily_usd\": "
         + DAILY_CAP_USD + "}, \"beta\": {\"daily_usd\": " + DAILY_CAP_USD + "}}}");
-    plane = PlaneFixture.start(ProviderFaultsEndToEndTest.anthropicEnv(home, "http://127.0.0.1:" + server.getPort(),
-        Map.of("CP_PRICE_INPUT_PER_MTOK", "3", "CP_PRICE_OUTPUT_PER_MTOK", "15", "CP_BREAKER_FAILURES", "1000",
-            "CP_TENANTS_FILE", tenants.toString(), "CP_TENANT_WAIT_MS", "200")),
-        PlaneRuntime::builtinTools);
-  }
-
-  @AfterAll
-  void stopPlane() {
-    if (plane != null) {
-      plane.close();
-    }
-    server.close();
-  }
-
-  @BeforeEach
-  void resetModel() {
-    model.reset();
+    startPlane(home, Map.of("CP_PRICE_INPUT_PER_MTOK", "3", "CP_PRICE_OUTPUT_PER_MTOK", "15", "CP_BREAKER_FAILURES",
+        "1000", "CP_TENANTS_FILE", tenants.toString(), "CP_TENANT_WAIT_MS", "200"));
   }
 
   // Before: the degraded call carried no tenant, so its EXCHANGE said "default" and acme's

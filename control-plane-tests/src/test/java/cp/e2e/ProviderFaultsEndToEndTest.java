@@ -8,8 +8,6 @@ import cp.ledger.LedgerEntry;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.worker.PlaneFixture;
-import cp.worker.PlaneRuntime;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,13 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.SocketEffect;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -36,8 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * supervisor fails and the session answers degraded. Every attempt leaves an EXCHANGE record
  * that says what happened.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ProviderFaultsEndToEndTest {
+class ProviderFaultsEndToEndTest extends FaultyAnthropicPlaneTest {
   /** Short retries, so a retried turn takes milliseconds; a retry-after must stand out against them. */
   static final Map<String, String> FAST_RETRIES = Map.of(
       "CP_RETRY_INITIAL_MS", "20", "CP_RETRY_MAX_MS", "200", "CP_LLM_MAX_ATTEMPTS", "3",
@@ -50,30 +43,10 @@ class ProviderFaultsEndToEndTest {
   static final int RETRY_AFTER_SECONDS = 1;
   static final long RETRY_AFTER_SLACK_MS = 2_500;
 
-  private final FaultyAnthropic model = new FaultyAnthropic();
-  private final MockWebServer server = new MockWebServer();
-  private PlaneFixture plane;
 
   @BeforeAll
-  void startPlane(@org.junit.jupiter.api.io.TempDir Path home) throws Exception {
-    server.setDispatcher(model);
-    server.start(InetAddress.getLoopbackAddress(), 0);
-    plane = PlaneFixture.start(anthropicEnv(home, "http://127.0.0.1:" + server.getPort(),
-        Map.of("CP_BREAKER_FAILURES", BREAKER_NEVER_OPENS, "CP_HTTP_READ_TIMEOUT_MS", READ_TIMEOUT_MS)),
-        PlaneRuntime::builtinTools);
-  }
-
-  @AfterAll
-  void stopPlane() {
-    if (plane != null) {
-      plane.close();
-    }
-    server.close();
-  }
-
-  @BeforeEach
-  void resetModel() {
-    model.reset();
+  void start(@org.junit.jupiter.api.io.TempDir Path home) throws Exception {
+    startPlane(home, Map.of("CP_BREAKER_FAILURES", BREAKER_NEVER_OPENS, "CP_HTTP_READ_TIMEOUT_MS", READ_TIMEOUT_MS));
   }
 
   /** The environment of a plane whose provider is the fake Anthropic server at {@code baseUrl}. */

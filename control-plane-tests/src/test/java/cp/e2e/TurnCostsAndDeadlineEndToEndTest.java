@@ -10,21 +10,14 @@ import cp.ledger.LedgerEntry;
 import cp.model.SessionState;
 import cp.model.TurnOutcome;
 import cp.model.TurnResult;
-import cp.worker.PlaneFixture;
-import cp.worker.PlaneRuntime;
 import cp.model.WorkOrderIds;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.SocketEffect;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Issue 11 item 8 through the real runtime ({@code CP_PROVIDER=anthropic} against a local fake
@@ -32,8 +25,7 @@ import org.junit.jupiter.api.TestInstance;
  * provider that never answers is bounded by the agent's {@code budget.turn_timeout_seconds}
  * (2 s here, from an agent copy under {@code CP_RESOURCES_DIR}), not by the 60 s read timeout.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TurnCostsAndDeadlineEndToEndTest {
+class TurnCostsAndDeadlineEndToEndTest extends FaultyAnthropicPlaneTest {
   /** The turn deadline of the test agent, in seconds. */
   static final int DEADLINE_SECONDS = 2;
   /** Far above the deadline: without the deadline a hanging call would hold the user this long. */
@@ -44,14 +36,9 @@ class TurnCostsAndDeadlineEndToEndTest {
   /** A cancelled activity hears of it with its next heartbeat (every 0.5 s at a 2 s heartbeat timeout). */
   static final long CANCELLED_WITHIN_MS = 10_000;
 
-  private final FaultyAnthropic model = new FaultyAnthropic();
-  private final MockWebServer server = new MockWebServer();
-  private PlaneFixture plane;
 
   @BeforeAll
-  void startPlane(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-    server.setDispatcher(model);
-    server.start(InetAddress.getLoopbackAddress(), 0);
+  void start(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
     Path resources = dir.resolve("resources");
     CatalogFixture.copyOfShipped(resources).edit("agents/admin.json",
         a -> {
@@ -63,24 +50,9 @@ class TurnCostsAndDeadlineEndToEndTest {
             }
           });
         });
-    plane = PlaneFixture.start(ProviderFaultsEndToEndTest.anthropicEnv(dir.resolve("home"),
-        "http://127.0.0.1:" + server.getPort(), Map.of("CP_HTTP_READ_TIMEOUT_MS", READ_TIMEOUT_MS,
-            "CP_RESOURCES_DIR", resources.toString(), "CP_PRICE_INPUT_PER_MTOK", "3",
-            "CP_PRICE_OUTPUT_PER_MTOK", "15", "CP_BREAKER_FAILURES", "1000")),
-        PlaneRuntime::builtinTools);
-  }
-
-  @AfterAll
-  void stopPlane() {
-    if (plane != null) {
-      plane.close();
-    }
-    server.close();
-  }
-
-  @BeforeEach
-  void resetModel() {
-    model.reset();
+    startPlane(dir.resolve("home"), Map.of("CP_HTTP_READ_TIMEOUT_MS", READ_TIMEOUT_MS, "CP_RESOURCES_DIR",
+        resources.toString(), "CP_PRICE_INPUT_PER_MTOK", "3", "CP_PRICE_OUTPUT_PER_MTOK", "15", "CP_BREAKER_FAILURES",
+        "1000"));
   }
 
   // Issue 11 item 8 (costs): classify answers (tokens, cost), synthesize gets a 400 (not retried),

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * B7 works (issue 21): with a tiny setting (one chat of 3 turns, 1 ms provider latency) it starts a
  * real, separate {@code cpctl chat} process (from this test's classpath), feeds it through a pipe,
- * and reports the ratio and a step table whose steps were all found. Nothing here is about speed.
+ * and reports the ratio, a step table over every turn and one over turn 1 alone, whose steps were all
+ * found. Nothing here is about speed.
  */
 class ChatBenchTest {
   @TempDir Path dir;
@@ -37,10 +38,12 @@ class ChatBenchTest {
     assertEquals(ChatBench.WHAT, ratio.what(), report.markdown());
     assertTrue(ratio.value().matches("\\d+\\.\\d{3}x"), report.markdown());
     assertTrue(ratio.detail().contains("1 chat process(es) × 3 turns, 6 provider calls a chat"), report.markdown());
-    assertEquals(1 + ChatTimeline.Step.values().length, b7.size(), report.markdown());
+    assertEquals(1 + 2 * ChatTimeline.Step.values().length, b7.size(), report.markdown());
     for (ChatTimeline.Step s : ChatTimeline.Step.values()) {
-      assertTrue(b7.stream().anyMatch(m -> m.what().equals("step: " + s.what) && m.detail().contains("over 3 turns (0 not"
-          + " decomposable)")), s + " in\n" + report.markdown());
+      assertTrue(b7.stream().anyMatch(m -> m.what().equals("step: " + s.what)
+          && m.detail().contains("over 3 turns (every turn, 0 not decomposable)")), s + " in\n" + report.markdown());
+      assertTrue(b7.stream().anyMatch(m -> m.what().equals("turn 1 step: " + s.what)
+          && m.detail().contains("over 1 turns (turn 1, 0 not decomposable)")), s + " in\n" + report.markdown());
     }
   }
 }

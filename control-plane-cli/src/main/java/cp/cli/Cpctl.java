@@ -54,6 +54,7 @@ public final class Cpctl implements Runnable {
   }
 
   public static void main(String[] args) {
+    OutputCharset.applyToSystemStreams();
     int code = run(args, System.getenv(), System.in, System.out, System.err);
     System.out.flush();
     System.exit(code);

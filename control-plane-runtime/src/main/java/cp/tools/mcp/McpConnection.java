@@ -44,6 +44,12 @@ public final class McpConnection implements AutoCloseable {
    * longest call an agent may allow a tool ({@code tool_timeout_seconds} is at most an hour).
    */
   static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
+  /**
+   * A server that exited at start has its stderr logged once no line came for {@code STDERR_QUIET}
+   * (its last lines trail its exit through the SDK's reader), or after {@code STDERR_WAIT} at most.
+   */
+  static final java.time.Duration STDERR_QUIET = java.time.Duration.ofMillis(150);
+  static final java.time.Duration STDERR_WAIT = java.time.Duration.ofSeconds(2);
 
   private final McpServerSpec spec;
   private final Map<String, String> workerEnv;
@@ -137,7 +143,13 @@ public final class McpConnection implements AutoCloseable {
             .clientInfo(new McpSchema.Implementation("control-plane", "1"))
             .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
             .build();
-        c.initialize().block();
+        Mono<McpSchema.InitializeResult> init = c.initialize();
+        if (made instanceof IsolatedStdioTransport stdio) {
+          // A server that dies at start never answers: say so when it exits, not after the start timeout.
+          // (a copy: the race cancels the loser, and cancelling the future itself would silence watchExit)
+          init = init.or(Mono.fromFuture(stdio.exited().copy()).then(Mono.error(() -> exitedAtStart(stdio))));
+        }
+        init.block();
         int generation = starts.incrementAndGet();
         client = c;
         transport = cancellable;
@@ -232,7 +244,7 @@ public final class McpConnection implements AutoCloseable {
     if (spec instanceof McpServerSpec.Stdio s) {
       ServerParameters params = ServerParameters.builder(s.command()).args(s.args())
           .env(MinimalEnvironment.of(workerEnv, s.env())).build();
-      IsolatedStdioTransport t = new IsolatedStdioTransport(params, mapper, s.cwd());
+      IsolatedStdioTransport t = new IsolatedStdioTransport(params, mapper, s.cwd(), spec.name());
       t.setStdErrorHandler(line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
       return t;
     }
@@ -251,19 +263,29 @@ public final class McpConnection implements AutoCloseable {
    * again; {@code generation} keeps an old process's exit from marking its successor dead.
    */
   private void watchExit(IsolatedStdioTransport t, int generation) {
-    Thread watcher = new Thread(() -> {
-      try {
-        t.awaitForExit();
-      } catch (RuntimeException ignored) {
-        // interrupted or never started: nothing to report
-      }
+    t.exited().thenRun(() -> {
       if (!closed && alive && starts.get() == generation) {
         alive = false;
         LOG.warn("mcp server {} ({}) exited; it is started again on the next call", spec.name(), spec.describe());
       }
-    }, "cp-mcp-exit-" + spec.name());
-    watcher.setDaemon(true);
-    watcher.start();
+    });
+  }
+
+  /**
+   * Why a start failed when the server's process exited before it answered the handshake; logs
+   * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
+   */
+  private RuntimeException exitedAtStart(IsolatedStdioTransport t) {
+    try {
+      t.awaitStderrQuiet(STDERR_QUIET, STDERR_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    String tail = t.stderrTail();
+    LOG.warn("mcp server {} ({}) exited before answering the MCP handshake; {}", spec.name(), spec.describe(),
+        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
+    return new IllegalStateException("the server's process exited before answering the MCP handshake (its stderr is"
+        + " in the worker's log)");
   }
 
   private McpToolList list(McpAsyncClient c) {

@@ -1,0 +1,77 @@
+package cp.tools.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stdio MCP server that exits before it answers the handshake (a missing script, a bad
+ * argument, a crash at start: the commonest broken server) is unavailable as soon as it exited,
+ * saying so, with what it wrote to stderr in the log; before, the worker waited out the whole start
+ * timeout (20 s by default) and reported Reactor's "Did not observe any item or terminal signal".
+ */
+class McpEarlyExitTest {
+  /** Far longer than a process takes to exit: reaching it means the exit went unnoticed. */
+  static final McpSettings SLOW_START = new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(120));
+  /** Only a guard against hanging the suite; an exit is noticed in well under a second. */
+  static final Duration GUARD = Duration.ofSeconds(60);
+
+  @TempDir Path tmp;
+  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+  private final Logger logger = (Logger) LoggerFactory.getLogger(McpConnection.class);
+
+  @BeforeEach
+  void listen() {
+    log.start();
+    logger.addAppender(log);
+  }
+
+  @AfterEach
+  void stopListening() {
+    logger.detachAppender(log);
+  }
+
+  private McpUnavailableException startFails(McpServerSpec.Stdio spec) {
+    try (McpConnection c = new McpConnection(spec, System.getenv(), SLOW_START)) {
+      return assertTimeoutPreemptively(GUARD, () -> assertThrows(McpUnavailableException.class, c::start));
+    }
+  }
+
+  private String warnings() {
+    return String.join("\n", log.list.stream().filter(e -> e.getLevel().toString().equals("WARN"))
+        .map(ILoggingEvent::getFormattedMessage).toList());
+  }
+
+  @Test
+  void aServerThatExitsAtOnce_isUnavailableAtOnce_andItsStderrIsLogged() {
+    McpUnavailableException e = startFails(new McpServerSpec.Stdio("broken", "sh",
+        List.of("-c", "echo 'Error: no config file' >&2; exit 3"), Map.of(), tmp));
+
+    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertFalse(e.getMessage().contains("Did not observe"), e.getMessage());
+    assertTrue(warnings().contains("mcp server broken") && warnings().contains("Error: no config file"), warnings());
+  }
+
+  @Test
+  void aNodeServerWhoseScriptIsMissing_saysSo() {
+    McpUnavailableException e = startFails(new McpServerSpec.Stdio("missing", "node",
+        List.of(tmp.resolve("no-such-server.js").toString()), Map.of(), tmp));
+
+    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertTrue(warnings().contains("Cannot find module"), warnings());
+  }
+}

@@ -31,6 +31,13 @@ final class StartContract {
     if (in.problem() != null) {
       throw startRefused(in.problem().message(), in.problem().refusal());
     }
+    if (in.carried() != null && Workflow.getInfo().getContinuedExecutionRunId().isEmpty()) {
+      // The state holds the agent's profile (budgets, tools, approvals): taken from a client, it would
+      // let the client govern its own session. Only the session's own continue-as-new passes it.
+      throw startRefused("start input: carried is the session's own state, which only the session passes to its next"
+          + " run when it continues as new; a client must not send it (start the session without it)",
+          Refusal.of(Refusal.Code.UNKNOWN_FIELD, "carried"));
+    }
     // Recorded (a side-effect marker), not read on each replay: an offline replayer runs a history
     // file under a made-up workflow id, and would otherwise refuse a start the service accepted.
     String workflowId = Workflow.sideEffect(String.class, () -> Workflow.getInfo().getWorkflowId());

@@ -336,6 +336,38 @@ class SessionContractTest {
         h.client.newUntypedWorkflowStub(SID).describe().getStatus(), "no running workflow is left behind");
   }
 
+  /**
+   * A client must not send {@code carried} (client contract): it is the session's own state, with
+   * the agent's profile (budgets, tools, approvals) in it. A start carrying a whole, well-formed
+   * state was taken over as it came, so a client could run a session on a profile of its own making
+   * (here: no approval before write_file and a billion tokens). Only a run the session continued
+   * as new may carry it; while a session continued as new still takes its state over.
+   */
+  @Test
+  void aStartCarryingAWholeStateOfItsOwnMaking_isRefused_butAContinuedRunStillTakesItsStateOver() {
+    cp.model.AgentProfile forged = session.profile("ADMIN");
+    forged = new cp.model.AgentProfile(forged.agentClass(), forged.agentId(), forged.frameworkId(),
+        forged.attentionTemplateId(), forged.toolIds(), 1_000_000_000L, forged.turnLimit(), forged.timeoutSeconds(),
+        forged.idleTimeoutSeconds(), 1_000_000_000L, forged.woTurnLimit(), forged.woTimeoutSeconds(),
+        forged.maxMessageBytes(), forged.maxRetries(), forged.maxResponseChars(), forged.turnTimeoutSeconds(),
+        java.util.List.of(), forged.approvers(), forged.smallestCallTokens(), null, null, null, null);
+    SessionState carried = new SessionState(SID, "ADMIN", forged, 0, 0, 1_000_000_000L, 0, null, false, null, 0, 1, 0);
+    ApplicationFailure af = startRefusal(SID, input("session_id", SID, "agent_class", "ADMIN", "carried",
+        cp.model.Json.convert(cp.model.Json.tree(carried), Map.class)));
+    assertEquals("carried", code(af).field(), af.getOriginalMessage());
+    assertEquals("unknown_field", code(af).code(), af.getOriginalMessage());
+    assertTrue(af.getOriginalMessage().contains("a client must not send it"), af.getOriginalMessage());
+
+    String continued = "SES-0c0ffee1";
+    SessionWorkflow wf = h.client.newWorkflowStub(SessionWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(WorkflowHarness.QUEUE).setWorkflowId(continued).build());
+    io.temporal.client.WorkflowClient.start(wf::run, new SessionInput(continued, "ADMIN", null, 2));
+    for (int t = 1; t <= 3; t++) {
+      assertEquals(t, wf.turn(new TurnRequest("hello " + t)).turn(), "turn " + t + " across continue-as-new");
+    }
+    assertEquals(3, wf.state().turns(), "the run after continue-as-new took the session's state over");
+  }
+
   @Test
   void anUnknownQuery_isAnsweredWithTheKnownOnes() {
     WorkflowStub stub = foreign(SID);

@@ -131,6 +131,7 @@ public class TurnWorkflowImpl implements TurnWorkflow {
 
   @Override
   public TurnResult run(TurnInput in) {
+    TurnOrigin.refuseUnlessChildOfItsSession(in);
     boolean lean = Workflow.getVersion(LEAN_TURN, Workflow.DEFAULT_VERSION, LEAN_TURN_VERSION) >= LEAN_TURN_VERSION;
     round2 = Workflow.getVersion(ROUND2_TURN, Workflow.DEFAULT_VERSION, ROUND2_VERSION) >= ROUND2_VERSION;
     if (Workflow.getVersion(LiveTurn.LIVE_TURN, Workflow.DEFAULT_VERSION, LiveTurn.LIVE_TURN_VERSION)
@@ -344,8 +345,9 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     long used = limit - remaining(in);
     if (round2 && failed != null && remaining(in) > 0) {
       // Issue 20: name the budget that ran out; the work order's advice only when its own cap did.
-      String text = exhausted(failed, in.profile()) == Budget.Level.WORK_ORDER ? workOrderBudgetMessage(in, failed)
-          : sessionBudgetMessage(in, failed);
+      String text = exhausted(failed, in.profile()) == Budget.Level.WORK_ORDER
+          ? TurnBudgetMessages.workOrder(in.profile(), failed, remaining(in))
+          : TurnBudgetMessages.session(in.profile(), failed, remaining(in));
       return result(in, text, TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
     }
     return result(in, "This session's token budget is used up (" + Math.max(0, used) + " of " + limit
@@ -357,26 +359,6 @@ public class TurnWorkflowImpl implements TurnWorkflow {
     String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
     return result(in, dollars.message(failed, spent.cost()), TurnOutcome.ERROR, false, hash,
         WoErrorCode.BUDGET_EXHAUSTED);
-  }
-
-  /** The session's budget ran out midway: a work order got what the session had left, and spent it. */
-  private String sessionBudgetMessage(TurnInput in, WorkOrder failed) {
-    AgentProfile p = in.profile();
-    return "This turn stopped before it had an answer: the session's token budget (agent " + p.agentClass() + " "
-        + Budget.Level.SESSION.setting + " = " + p.sessionTokenLimit() + ") has " + Math.max(0, remaining(in))
-        + " tokens left, too few for the next model call of its " + failed.woType().wireName() + " work order "
-        + failed.woId() + " (" + failed.error().message() + "). What it spent is counted. Start a new session to"
-        + " continue.";
-  }
-
-  private String workOrderBudgetMessage(TurnInput in, WorkOrder failed) {
-    AgentProfile p = in.profile();
-    return "This turn stopped before it had an answer: its " + failed.woType().wireName() + " work order "
-        + failed.woId() + " used up its own token budget of " + failed.constraints().tokenBudget() + " tokens (agent "
-        + p.agentClass() + " budget.wo_token_budget = " + p.woTokenBudget() + ") after "
-        + failed.cost().llmCalls() + " model call(s) and " + failed.cost().toolCalls() + " tool call(s). The session"
-        + " still has " + remaining(in) + " of " + p.sessionTokenLimit() + " tokens left: ask again, perhaps in"
-        + " smaller steps, or have an operator raise budget.wo_token_budget.";
   }
 
   private TurnResult result(TurnInput in, String text, String outcome, boolean gatePassed, String traceHash,

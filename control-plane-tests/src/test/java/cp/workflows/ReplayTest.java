@@ -133,13 +133,15 @@ class ReplayTest {
    * asked and admitted, turn 2 refused up front for the tenant's monthly cap, end.
    */
   static final String TENANT_CAPPED_FILE = "tenant-capped-capped-session.json";
+  /** Issue 21 follow-up (turn-of-session 1): a plain turn run as its session's child, which it checks before anything. */
+  static final String TURN_OF_SESSION_FILE = "turn-of-session-plain-turn.json";
   /** Recorded by the current workflows (lean turns); re-recorded on request. */
   static final List<String> CURRENT = List.of(PLAN_IN_ROUND_TURNS.get(0), PLAN_IN_ROUND_TURNS.get(1),
       PLAN_IN_ROUND_TURNS.get(2), "lean-plain-session.json", "lean-idle-end-retry-session.json",
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
-      TENANT_ADMISSION_FILE, TENANT_UNCAPPED_FILE, TENANT_CAPPED_FILE);
+      TENANT_ADMISSION_FILE, TENANT_UNCAPPED_FILE, TENANT_CAPPED_FILE, TURN_OF_SESSION_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
       CURRENT)
       .flatMap(List::stream).toList();
@@ -221,6 +223,17 @@ class ReplayTest {
           .toList();
       assertFalse(localActivities.contains("\"Ho1Prepare\"") || localActivities.contains("\"Ho1Finish\""),
           f + ": " + localActivities);
+    }
+  }
+
+  @Test
+  void turnOfSessionHistory_hasTheMarker_andRanAsItsSessionsChild() throws IOException {
+    WorkflowExecutionHistory h = history(TURN_OF_SESSION_FILE);
+    assertTrue(PlaneFixture.mentions(h, TurnOrigin.TURN_OF_SESSION), "no turn-of-session marker");
+    var started = h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes();
+    assertEquals("SES-0000abcd", started.getParentWorkflowExecution().getWorkflowId(), "run as its session's child");
+    for (String older : PLAN_IN_ROUND_TURNS) {
+      assertFalse(PlaneFixture.mentions(history(older), TurnOrigin.TURN_OF_SESSION), older + ": recorded before it");
     }
   }
 
@@ -567,6 +580,7 @@ class ReplayTest {
           ? ho1.text("{\"response_text\":\"  \"}")
           : ho1.text("{\"response_text\":\"a real answer\"}");
     }, "question?");
+    recordTurn(TURN_OF_SESSION_FILE, ho1 -> { }, "hello");
     recordSession("lean-plain-session.json", "SES-00001235", 0, ho1 -> { }, 2);
     recordIdleSession("lean-idle-end-retry-session.json", "SES-00001237", IDLE_END_FAILED_WRITES);
     recordUnwritableSession(UNWRITABLE_FILE, "SES-00001238");
@@ -779,7 +793,7 @@ class ReplayTest {
         "fake-model");
     try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
       String id = "SES-0000abcf/turn-0001";
-      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abcf", 1, "a long essay", 100_000,
+      h.runTurn(id, new cp.model.TurnInput("SES-0000abcf", 1, "a long essay", 100_000,
           FakeActivities.profile(100_000, 50).withUsd(0.01, 1.0, 0.001, 1.0), 0.0));
       write(file, h.client.fetchHistory(id));
     }
@@ -794,7 +808,7 @@ class ReplayTest {
     script.accept(ho1);
     try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session())) {
       String id = "SES-0000abce/turn-0001";
-      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abce", 1, text, profile.sessionTokenLimit(), profile));
+      h.runTurn(id, new cp.model.TurnInput("SES-0000abce", 1, text, profile.sessionTokenLimit(), profile));
       write(file, h.client.fetchHistory(id));
     }
   }
@@ -809,7 +823,7 @@ class ReplayTest {
     try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), new FakeActivities.Session(), 600,
         true, key)) {
       String id = "SES-0000abcd/turn-0001";
-      h.turnStub(id).run(new cp.model.TurnInput("SES-0000abcd", 1, text, 100_000, FakeActivities.profile(100_000, 50)));
+      h.runTurn(id, new cp.model.TurnInput("SES-0000abcd", 1, text, 100_000, FakeActivities.profile(100_000, 50)));
       write(file, h.client.fetchHistory(id));
     }
   }

@@ -49,7 +49,49 @@ class TurnWorkflowTest {
   }
 
   private TurnResult turn(String text) {
-    return h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, text, 100_000, profile));
+    return h.runTurn("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, text, 100_000, profile));
+  }
+
+  /** The failure at the bottom of a failed workflow's causes. */
+  private static ApplicationFailure refusal(WorkflowFailedException e) {
+    Throwable t = e;
+    ApplicationFailure af = null;
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof ApplicationFailure a) {
+        af = a;
+      }
+    }
+    assertNotNull(af, "no ApplicationFailure in " + e);
+    return af;
+  }
+
+  /**
+   * A turn's input carries the agent's profile: a client that started a turn itself could run it
+   * on a profile of its own making (here: no approvals, a billion tokens). Only its session may.
+   */
+  @Test
+  void aTurnStartedDirectlyByAClient_isRefusedBeforeItRunsAnything() {
+    AgentProfile forged = FakeActivities.profile(1_000_000_000L, 50);
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> h.turnStub("SES-0000abcd/turn-0001")
+        .run(new TurnInput("SES-0000abcd", 1, "write the file", 1_000_000_000L, forged)));
+    ApplicationFailure af = refusal(e);
+    assertEquals("start_refused", af.getType());
+    assertTrue(af.getOriginalMessage().contains("started directly, by a client: refused, nothing ran"),
+        af.getOriginalMessage());
+    assertEquals(0, ho1.rounds.size(), "no model call");
+    assertTrue(ho2.events.isEmpty(), "nothing recorded");
+  }
+
+  @Test
+  void aTurnStartedByAWorkflowThatIsNotItsSession_isRefused_whileItsSessionsChildRuns() {
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> h.client.newWorkflowStub(
+        TurnParentWorkflow.class, io.temporal.client.WorkflowOptions.newBuilder().setTaskQueue(WorkflowHarness.QUEUE)
+            .setWorkflowId("SES-99999999").build())
+        .run("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, "hello", 100_000, profile)));
+    assertTrue(refusal(e).getOriginalMessage().contains("by workflow SES-99999999"), refusal(e).getOriginalMessage());
+    assertEquals(0, ho1.rounds.size(), "no model call");
+
+    assertEquals(TurnOutcome.SUCCESS, turn("hello").outcome(), "the same turn as its session's child runs");
   }
 
   @Test
@@ -186,7 +228,9 @@ class TurnWorkflowTest {
   void gatewayDown_failsTheTurnWorkflow_soTheSessionCanDegrade() {
     ho1.failGateway = true;
     WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> turn("hello"));
-    Throwable cause = e.getCause();
+    // The session sees the turn's failure as its child's (the turn runs as its session's child).
+    assertTrue(e.getCause() instanceof io.temporal.failure.ChildWorkflowFailure, String.valueOf(e.getCause()));
+    Throwable cause = e.getCause().getCause();
     assertTrue(cause instanceof ApplicationFailure, String.valueOf(cause));
     assertEquals(TurnWorkflowImpl.HO2_FAILED, ((ApplicationFailure) cause).getType());
     assertTrue(cause.getMessage().contains("gateway_error"), cause.getMessage());
@@ -195,7 +239,7 @@ class TurnWorkflowTest {
   @Test
   void smallSessionBudget_endsTheTurnWithBudgetExhausted_beforeOverspending() {
     ho1.tokensPerCall = 150;
-    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 150, profile));
+    TurnResult r = h.runTurn("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, "hello", 150, profile));
     assertEquals(TurnOutcome.ERROR, r.outcome());
     assertEquals("budget_exhausted", r.errorCode());
     assertEquals(0, ho1.synthesizeRounds(), "no synthesize call once the budget is spent");
@@ -204,7 +248,7 @@ class TurnWorkflowTest {
 
   @Test
   void workOrderBudget_isTheSmallerOfAgentCapAndSessionRemainder() {
-    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 1000, profile));
+    TurnResult r = h.runTurn("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, "hello", 1000, profile));
     assertEquals(TurnOutcome.SUCCESS, r.outcome());
     WorkOrder classify = Json.convert(ho2.events.get(0).metadata().get("work_order"), WorkOrder.class);
     assertEquals(1000, classify.constraints().tokenBudget());
@@ -238,7 +282,7 @@ class TurnWorkflowTest {
     profile = new AgentProfile("ADMIN", "admin-001", "FMWK-005", "ATT-ADMIN-001", List.of("list_packages"), 200_000,
         50, 7200, 1800, 150, 5, 120, 1000, 2, 200);
     ho1.synthesize = r -> ho1.toolUse("list_packages", Json.object());
-    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 200_000,
+    TurnResult r = h.runTurn("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, "hello", 200_000,
         profile));
     assertEquals(TurnOutcome.ERROR, r.outcome());
     assertEquals("budget_exhausted", r.errorCode());
@@ -262,7 +306,7 @@ class TurnWorkflowTest {
     ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted", "the budget has " + r.tokenBudgetRemaining()
         + " tokens left and this call reserves about 5200 (prompt about 1104 + max_tokens 4096); it was not sent",
         "LED-rej", "fake-model");
-    TurnResult r = h.turnStub("SES-0000abcd/turn-0001").run(new TurnInput("SES-0000abcd", 1, "hello", 238, profile));
+    TurnResult r = h.runTurn("SES-0000abcd/turn-0001", new TurnInput("SES-0000abcd", 1, "hello", 238, profile));
 
     assertEquals(TurnOutcome.ERROR, r.outcome());
     assertEquals("budget_exhausted", r.errorCode());

@@ -3,6 +3,8 @@ package cp.workflows;
 import cp.activities.Ho1Activities;
 import cp.activities.Ho2Activities;
 import cp.activities.SessionActivities;
+import cp.model.TurnInput;
+import cp.model.TurnResult;
 import cp.worker.SearchAttributeRegistrar;
 import cp.worker.TemporalOptions;
 import cp.worker.WorkerSettings;
@@ -52,13 +54,23 @@ final class WorkflowHarness implements AutoCloseable {
         .withRetry(Duration.ofMillis(10), Duration.ofMillis(50), 3);
     worker = env.newWorker(QUEUE, TemporalOptions.workerOptions(true, "test"));
     worker.registerWorkflowImplementationTypes(TemporalOptions.implementationOptions(settings),
-        SessionWorkflowImpl.class, TurnWorkflowImpl.class);
+        SessionWorkflowImpl.class, TurnWorkflowImpl.class, TurnParentWorkflow.Impl.class);
     worker.registerActivitiesImplementations(ho1, ho2, session, approvals,
         new cp.activities.ApprovalLookupActivitiesImpl(env.getWorkflowClient()));
     env.start();
     client = env.getWorkflowClient();
   }
 
+  /**
+   * Runs turn {@code in} as its session would, as the child {@code turnWorkflowId} of a workflow
+   * whose id is the turn's session id (a turn started any other way is refused: {@link TurnOrigin}).
+   */
+  TurnResult runTurn(String turnWorkflowId, TurnInput in) {
+    return client.newWorkflowStub(TurnParentWorkflow.class, WorkflowOptions.newBuilder().setTaskQueue(QUEUE)
+        .setWorkflowId(in.sessionId()).build()).run(turnWorkflowId, in);
+  }
+
+  /** A stub to start a turn directly, as a client with access to the namespace could (it is refused). */
   TurnWorkflow turnStub(String id) {
     return client.newWorkflowStub(TurnWorkflow.class, WorkflowOptions.newBuilder().setTaskQueue(QUEUE)
         .setWorkflowId(id).build());

@@ -2,11 +2,9 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -123,15 +121,7 @@ public final class PriceTable {
   }
 
   private static Map<String, Pricing> readFile(Path file) {
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-    ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new YAMLMapper() : new ObjectMapper();
-    JsonNode root;
-    try {
-      root = mapper.readTree(Files.readString(file));
-    } catch (IOException e) {
-      throw new ProviderConfigException(PRICES_FILE, PRICES_FILE + "=" + file + " cannot be read as "
-          + (mapper instanceof YAMLMapper ? "YAML" : "JSON") + ": " + e.getMessage());
-    }
+    JsonNode root = ConfigFiles.read(PRICES_FILE, file);
     try {
       return parse(root, PRICES_FILE + "=" + file);
     } catch (IllegalArgumentException e) {

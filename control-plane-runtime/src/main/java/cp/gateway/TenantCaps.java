@@ -1,9 +1,6 @@
 package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -61,12 +58,7 @@ public final class TenantCaps {
       return NONE;
     }
     Path p = Path.of(file.trim());
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(Files.readString(p));
-    } catch (IOException e) {
-      throw new ProviderConfigException(VARIABLE, VARIABLE + "=" + p + " cannot be read as JSON: " + e.getMessage());
-    }
+    JsonNode root = ConfigFiles.read(VARIABLE, p);
     try {
       return parse(root, VARIABLE + "=" + p);
     } catch (IllegalArgumentException e) {

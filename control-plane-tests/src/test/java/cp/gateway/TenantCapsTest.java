@@ -45,4 +45,39 @@ class TenantCapsTest {
       assertTrue(e.getMessage().startsWith(TenantCaps.VARIABLE + "="), e.getMessage());
     }
   }
+
+  /** Like CP_PRICES_FILE: YAML when the name ends in .yaml or .yml (JSON is YAML too, but not the other way). */
+  @Test
+  void aYamlFile_isReadAsYaml() throws Exception {
+    Path f = Files.writeString(dir.resolve("tenants.yaml"), """
+        tenants:
+          acme: {daily_usd: 5.0, monthly_usd: 100.0}
+        default:
+          daily_usd: 1.0
+        """);
+    TenantCaps caps = TenantCaps.fromEnv(Map.of(TenantCaps.VARIABLE, f.toString()));
+    assertEquals(new TenantCaps.Caps(Optional.of(5.0), Optional.of(100.0)), caps.of("acme").orElseThrow());
+    assertEquals(new TenantCaps.Caps(Optional.of(1.0), Optional.empty()), caps.of("beta").orElseThrow());
+  }
+
+  /** A file that is not there, or not a file, says so: not "cannot be read as JSON: /path". */
+  @Test
+  void aMissingFileOrADirectory_isNamedAsSuch() {
+    ProviderConfigException missing = assertThrows(ProviderConfigException.class,
+        () -> TenantCaps.fromEnv(Map.of(TenantCaps.VARIABLE, dir.resolve("absent.json").toString())));
+    assertEquals(TenantCaps.VARIABLE + "=" + dir.resolve("absent.json") + ": no such file", missing.getMessage());
+    ProviderConfigException directory = assertThrows(ProviderConfigException.class,
+        () -> TenantCaps.fromEnv(Map.of(TenantCaps.VARIABLE, dir.toString())));
+    assertEquals(TenantCaps.VARIABLE + "=" + dir + ": is a directory, not a file", directory.getMessage());
+  }
+
+  @Test
+  void aFileThatIsNotJson_saysWhereItStopped_withoutEchoingTheParsersInternals() throws Exception {
+    Path f = Files.writeString(dir.resolve("t.json"), "tenants: [");
+    ProviderConfigException e = assertThrows(ProviderConfigException.class,
+        () -> TenantCaps.fromEnv(Map.of(TenantCaps.VARIABLE, f.toString())));
+    assertTrue(e.getMessage().startsWith(TenantCaps.VARIABLE + "=" + f + " is not valid JSON (line 1, column 1):"),
+        e.getMessage());
+    assertTrue(!e.getMessage().contains("StreamReadFeature") && !e.getMessage().contains("REDACTED"), e.getMessage());
+  }
 }

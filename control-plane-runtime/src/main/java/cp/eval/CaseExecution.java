@@ -18,6 +18,8 @@ import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.client.WorkflowFailedException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -32,6 +34,8 @@ import java.util.concurrent.TimeoutException;
 final class CaseExecution {
   /** How long to look for a session's own failure after its turn failed: a failed session has closed already. */
   static final Duration SESSION_FAILURE_WAIT = Duration.ofSeconds(2);
+  /** How often a running case turn is looked at for approvals to decide from the record. */
+  static final Duration APPROVAL_POLL = Duration.ofMillis(250);
   private final EvalScope scope;
   private final EvalRunStore store;
   private final WorkflowClient client;
@@ -71,7 +75,8 @@ final class CaseExecution {
     CaseRun run;
     try {
       start(sid, c.input().agentClass());
-      TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt));
+      TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt),
+          liveTools ? null : new RecordedApprovals(client, sid, c.recorded() == null ? null : c.recorded().tools()));
       run = runs.of(c.id(), sid, r, (System.nanoTime() - t0) / 1_000_000);
     } catch (RuntimeException e) {
       if (serviceUnreachable(e)) {
@@ -134,11 +139,26 @@ final class CaseExecution {
     }
   }
 
-  private TurnResult turn(String sid, String text, String updateId) {
+  /** Sends the case's turn and waits for it; {@code approvals} (null: none) answers what it waits for meanwhile. */
+  private TurnResult turn(String sid, String text, String updateId, RecordedApprovals approvals) {
     WorkflowStub stub = client.newUntypedWorkflowStub(sid);
-    return stub.startUpdate(UpdateOptions.newBuilder(TurnResult.class).setUpdateName(SessionWorkflow.TURN)
-        .setUpdateId(updateId).setWaitForStage(WorkflowUpdateStage.ACCEPTED).build(), new TurnRequest(text))
-        .getResult();
+    CompletableFuture<TurnResult> result = stub.startUpdate(UpdateOptions.newBuilder(TurnResult.class)
+        .setUpdateName(SessionWorkflow.TURN).setUpdateId(updateId).setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+        .build(), new TurnRequest(text)).getResultAsync();
+    while (true) {
+      try {
+        return result.get(APPROVAL_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        if (approvals != null) {
+          approvals.decidePending();
+        }
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while case session " + sid + " ran its turn", e);
+      }
+    }
   }
 
   /** Ends the session (SESSION_END); a session already ended, or lost, is left as it is. */

@@ -289,6 +289,47 @@ class EvalRunCommandTest {
     }
   }
 
+  /**
+   * A case whose turn called write_file (approval required, 240 s) with a person's grant: replayed,
+   * its approval is decided from the record at once (the call is replayed, nothing runs), recorded
+   * as decided by eval-replay; before, the run waited for a person until the approval timed out.
+   */
+  @Test
+  void aReplayedCaseWhoseToolNeedsApproval_isDecidedFromTheRecord_withoutWaitingForAPerson() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    String text = "call write_file {\"path\": \"HO2/notes.txt\", \"content\": \"hello\"}";
+    TurnResult recorded;
+    try (PlaneFixture plane = PlaneFixture.start(PlaneFixture.env(home, env), PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("ADMIN");
+      var turn = java.util.concurrent.CompletableFuture.supplyAsync(() -> plane.client.turn(sid, text));
+      List<cp.model.PendingApproval> pending = List.of();
+      for (int i = 0; i < 200 && pending.isEmpty(); i++) {
+        Thread.sleep(50);
+        pending = plane.client.pendingApprovals(sid);
+      }
+      assertEquals(1, pending.size(), "the recorded turn waits for its approval");
+      plane.client.approve(sid, new cp.model.ApprovalDecision(pending.get(0).approvalId(), "grant", "alice", "ok"),
+          null);
+      recorded = turn.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      plane.client.end(sid);
+    }
+    assertEquals(List.of("write_file"), recorded.toolCalls().stream().map(cp.model.ToolCallSummary::toolName).toList());
+    Path suite = freeze(env, List.of(recorded), "approval.yaml");
+
+    var r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+        () -> run(env, "eval", "run", suite.toString()));
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("1 of 1 cases passed. Tools replayed from the record: write_file."), r::describe);
+    Path evalHome = home.resolve("evals");
+    String decided;
+    try (var files = Files.walk(evalHome)) {
+      decided = files.filter(f -> f.toString().endsWith(".jsonl")).map(EvalRunCommandTest::readQuietly)
+          .filter(t -> t.contains("APPROVAL_DECIDED")).findFirst().orElse("");
+    }
+    assertTrue(decided.contains("eval-replay") && decided.contains("granted"), decided);
+  }
+
   @Test
   void badUsage_exits2_withOneLine() throws Exception {
     Map<String, String> env = CliHarness.env(home);

@@ -74,6 +74,41 @@ class TenantTelemetryTest {
     }
   }
 
+  /**
+   * A turn that reaches the session in the same workflow task as its start (update-with-start, or a
+   * turn sent right after the start) runs before the session has its input, and a foreign client
+   * sets no search attributes: its invoke_agent span still names the agent class and the tenant,
+   * learnt by the turn's end (once this showed up in a full run as a span without its tenant).
+   */
+  @Test
+  void aTurnSentWithTheStart_stillHasItsTenantAndAgentOnItsSpan() throws Exception {
+    Map<String, String> env = PlaneFixture.env(home, Map.of());
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    try (Telemetry telemetry = Telemetry.exportingTo(spans, new SimpleMeterRegistry(), false,
+            SecretMasker.fromEnv(env));
+        PlaneFixture plane = PlaneFixture.start(env, ProcessServices.of(telemetry),
+            deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none"))) {
+      String sid = "SES-7e4a0c01";
+      cp.workflows.SessionWorkflow stub = plane.connection.client().newWorkflowStub(cp.workflows.SessionWorkflow.class,
+          io.temporal.client.WorkflowOptions.newBuilder().setTaskQueue(plane.config.worker().taskQueue())
+              .setWorkflowId(sid).setWorkflowIdConflictPolicy(
+                  io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL).build());
+      var start = new io.temporal.client.WithStartWorkflowOperation<>(stub::run,
+          new cp.model.SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      cp.model.TurnResult r = io.temporal.client.WorkflowClient.executeUpdateWithStart(stub::turn,
+          new cp.model.TurnRequest("hello"), io.temporal.client.UpdateOptions.<cp.model.TurnResult>newBuilder()
+              .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED).build(), start);
+      assertEquals("success", r.outcome());
+
+      List<SpanData> agent = spans.getFinishedSpanItems().stream()
+          .filter(s -> s.getName().startsWith(PlaneSpans.INVOKE_AGENT)).toList();
+      assertEquals(1, agent.size(), spans.getFinishedSpanItems()::toString);
+      assertEquals("acme", agent.get(0).getAttributes().get(PlaneSpans.TENANT), agent.get(0)::toString);
+      assertEquals(PlaneSpans.INVOKE_AGENT + " ADMIN", agent.get(0).getName());
+      assertEquals("ADMIN", agent.get(0).getAttributes().get(PlaneSpans.AGENT_CLASS));
+    }
+  }
+
   private static double gauge(SimpleMeterRegistry registry, String period) {
     return registry.get(PlaneMetrics.TENANT_BUDGET_REMAINING).tag("tenant", "acme").tag("period", period).gauge()
         .value();

@@ -16,6 +16,7 @@ import cp.ledger.PlaneLayout;
 import cp.ledger.PlaneVerification;
 import cp.ledger.Tier;
 import cp.ledger.VerifyResult;
+import cp.model.EventType;
 import cp.model.Json;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -85,14 +86,19 @@ final class LedgerCommand extends CliCommand implements Runnable {
           return Cpctl.OK;
         }
         String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
+        String type = eventType(event);
         List<LedgerEntry> entries = new ArrayList<>();
-        l.get().visitNewestFirst(new LedgerQuery(event, session, null, 0), e -> {
+        l.get().visitNewestFirst(new LedgerQuery(type, session, null, 0), e -> {
           if (cls == null || cls.equals(e.agentClass())) {
             entries.add(e);
           }
           return limit == 0 || entries.size() < limit;
         });
         Collections.reverse(entries);
+        if (entries.isEmpty() && type != null && EventType.fromWire(type).isEmpty()) {
+          err().println("cpctl: no entry has event type '" + type + "'; the plane writes " + java.util.Arrays
+              .stream(EventType.values()).map(EventType::wire).collect(java.util.stream.Collectors.joining(", ")));
+        }
         for (LedgerEntry e : entries) {
           if (json) {
             out().println(Json.write(e.toJson(true)));
@@ -106,6 +112,18 @@ final class LedgerCommand extends CliCommand implements Runnable {
       }
       return Cpctl.OK;
     }
+  }
+
+  /**
+   * The event type to match: event types are upper-case, so one the plane writes given in another
+   * case is that type; anything else is matched as given (a ledger may hold types of older code).
+   */
+  static String eventType(String given) {
+    if (given == null || given.isBlank()) {
+      return null;
+    }
+    String upper = given.trim().toUpperCase(Locale.ROOT);
+    return EventType.fromWire(upper).isPresent() ? upper : given.trim();
   }
 
   @Command(name = "verify", mixinStandardHelpOptions = true,

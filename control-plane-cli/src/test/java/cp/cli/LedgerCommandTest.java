@@ -156,4 +156,26 @@ class LedgerCommandTest {
     assertTrue(r.out().startsWith("no ho1 ledger"), r::describe);
     assertFalse(Files.exists(home.resolve("HO1")), "a query must not create ledgers");
   }
+
+  /** Event types are upper-case; a lower-case one (what a person types) used to match nothing, silently. */
+  @Test
+  void queryOfAnEventTypeInLowerCase_findsItsEntries() {
+    CliHarness.chat(CliHarness.env(home));
+    var upper = run(CliHarness.env(home), "ledger", "query", "--tier", "hot", "--event", "EXCHANGE", "--json");
+    var lower = run(CliHarness.env(home), "ledger", "query", "--tier", "hot", "--event", "exchange", "--json");
+    assertEquals(Cpctl.OK, lower.code(), lower::describe);
+    assertEquals(5, lower.out().lines().count(), lower::describe);
+    assertEquals(upper.out(), lower.out());
+  }
+
+  /** A misspelt event type matches nothing: said on stderr with the types the plane writes, not an empty silence. */
+  @Test
+  void queryOfAnEventTypeThePlaneDoesNotWrite_saysSo_withTheKnownOnes() {
+    CliHarness.chat(CliHarness.env(home));
+    var r = run(CliHarness.env(home), "ledger", "query", "--tier", "hot", "--event", "EXCHANGES");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals("", r.out(), r::describe);
+    assertTrue(r.err().contains("no entry has event type 'EXCHANGES'") && r.err().contains("EXCHANGE,")
+        && r.err().contains("SESSION_START"), r::describe);
+  }
 }

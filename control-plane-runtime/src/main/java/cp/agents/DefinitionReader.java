@@ -56,10 +56,8 @@ final class DefinitionReader {
     try {
       tree = (file.toLowerCase(Locale.ROOT).endsWith(".json") ? JSON : YAML).readTree(bytes);
     } catch (JsonProcessingException e) {
-      var at = e.getLocation();
       problems.add(new DefinitionProblem(file, "", "not valid " + (file.endsWith(".json") ? "JSON" : "YAML") + ": "
-          + oneLine(e.getOriginalMessage()) + (at == null ? "" : " (line " + at.getLineNr() + ", column "
-          + at.getColumnNr() + ")"), false));
+          + cp.model.Json.syntaxProblem(e), false));
       return Optional.empty();
     } catch (IOException e) {
       problems.add(new DefinitionProblem(file, "", "cannot be read: " + e.getMessage(), false));
@@ -94,15 +92,6 @@ final class DefinitionReader {
     }
   }
 
-  /** A parser's message on one line: SnakeYAML's quote the text and point at it on lines of their own. */
-  static String oneLine(String message) {
-    if (message == null) {
-      return "";
-    }
-    String joined = message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
-        .reduce((a, b) -> a + "; " + b).orElse("");
-    return joined.isEmpty() ? message.strip().replace('\n', ' ') : joined;
-  }
 
   /** {@code approval.approval_timeout_seconds} is accepted as the top-level key; both at once is an error. */
   private static boolean moveApprovalTimeout(String file, ObjectNode root, List<DefinitionProblem> problems) {

@@ -75,10 +75,8 @@ public final class SuiteFiles {
     try {
       tree = (json ? JSON_READ : YAML_READ).readTree(bytes);
     } catch (JsonProcessingException e) {
-      var at = e.getLocation();
       throw new SuiteFileException(name, "", "not valid " + (json ? "JSON" : "YAML") + ": "
-          + oneLine(e.getOriginalMessage()) + (at == null ? "" : " (line " + at.getLineNr() + ", column "
-          + at.getColumnNr() + ")"), e);
+          + cp.model.Json.syntaxProblem(e), e);
     } catch (IOException e) {
       throw new SuiteFileException(name, "", "cannot be read: " + e.getMessage(), e);
     }

@@ -1,6 +1,5 @@
 package cp.gateway;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,10 +42,8 @@ final class ConfigFiles {
     try {
       return mapper.readTree(text);
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String position = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-      throw new ProviderConfigException(variable, where + " is not valid " + (yaml ? "YAML" : "JSON") + position + ": "
-          + e.getOriginalMessage());
+      throw new ProviderConfigException(variable, where + " is not valid " + (yaml ? "YAML" : "JSON") + ": "
+          + cp.model.Json.syntaxProblem(e));
     }
   }
 }

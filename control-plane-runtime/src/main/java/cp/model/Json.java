@@ -73,6 +73,25 @@ public final class Json {
     return MAPPER.convertValue(value, type);
   }
 
+  /** A parser's description of its source inside a message ("[Source: REDACTED (…); line: 1, column: 11]"). */
+  private static final java.util.regex.Pattern SOURCE_IN_MESSAGE =
+      java.util.regex.Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)\\]");
+
+  /**
+   * What is wrong with JSON or YAML text, on one line: the parser's own words (SnakeYAML's lines
+   * that quote the text and point at it left out, Jackson's description of its source too) and
+   * where, "(line L, column C)".
+   */
+  public static String syntaxProblem(JsonProcessingException e) {
+    String message = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+    message = SOURCE_IN_MESSAGE.matcher(message).replaceAll("line $1, column $2");
+    String joined = message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+        .reduce((a, b) -> a + "; " + b).orElse("");
+    String words = joined.isEmpty() ? message.strip().replace('\n', ' ') : joined;
+    com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+    return words + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
+  }
+
   /** Parses JSON text; the exception message names what was being parsed. */
   public static JsonNode parse(String text) {
     try {

@@ -166,6 +166,9 @@ class SuiteFilesTest {
   void notJsonOrYaml_emptyOrDuplicateKeys_sayWhere() {
     var e = bad("{\"cases\": [", true);
     assertTrue(e.getMessage().startsWith("bad.json: not valid JSON"), e.getMessage());
+    // the parser's words and where, not its description of its source ("[Source: REDACTED (`StreamRead…")
+    assertTrue(e.getMessage().endsWith("(start marker at line 1, column 11) (line 1, column 12)"), e.getMessage());
+    assertTrue(!e.getMessage().contains("Source") && !e.getMessage().contains("REDACTED"), e.getMessage());
     assertTrue(bad("", false).getMessage().contains("is empty"));
     assertTrue(bad("cases: []\n", false).getMessage().contains("cases: is empty: a suite needs at least one case"),
         bad("cases: []\n", false).getMessage());

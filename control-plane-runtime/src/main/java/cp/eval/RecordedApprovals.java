@@ -44,7 +44,15 @@ final class RecordedApprovals {
 
   /** Answers the session's pending approvals not answered yet; returns how many it answered now. */
   int decidePending() {
-    SessionState state = client.newWorkflowStub(SessionWorkflow.class, sessionId).state();
+    SessionState state;
+    try {
+      state = client.newWorkflowStub(SessionWorkflow.class, sessionId).state();
+    } catch (RuntimeException e) {
+      // Only a look: a Query that fails now (a busy or restarting service) is asked again at the next poll,
+      // and the turn's own result, not this, says whether the case ran.
+      LOG.debug("eval session {}: pending approvals not readable now ({})", sessionId, RootCause.innermostMessage(e));
+      return 0;
+    }
     int n = 0;
     for (PendingApproval p : state == null ? List.<PendingApproval>of() : state.pendingApprovals()) {
       if (!answered.add(p.approvalId())) {

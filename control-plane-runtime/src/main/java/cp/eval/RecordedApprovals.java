@@ -30,14 +30,14 @@ final class RecordedApprovals {
   static final String DECIDED_BY = "eval-replay";
   private static final Logger LOG = LoggerFactory.getLogger(RecordedApprovals.class);
 
-  private final WorkflowClient client;
+  private final SessionWorkflow session;
   private final String sessionId;
   private final List<RecordedToolCall> recorded;
   /** Approvals decided (or refused) already: each is answered once. */
   private final Set<String> answered = new HashSet<>();
 
   RecordedApprovals(WorkflowClient client, String sessionId, List<RecordedToolCall> recorded) {
-    this.client = client;
+    this.session = client.newWorkflowStub(SessionWorkflow.class, sessionId);
     this.sessionId = sessionId;
     this.recorded = recorded == null ? List.of() : recorded;
   }
@@ -46,7 +46,7 @@ final class RecordedApprovals {
   int decidePending() {
     SessionState state;
     try {
-      state = client.newWorkflowStub(SessionWorkflow.class, sessionId).state();
+      state = session.state();
     } catch (RuntimeException e) {
       // Only a look: a Query that fails now (a busy or restarting service) is asked again at the next poll,
       // and the turn's own result, not this, says whether the case ran.
@@ -60,7 +60,7 @@ final class RecordedApprovals {
       }
       ApprovalDecision d = decisionFor(p.approvalId(), p.tool(), recorded);
       try {
-        ApprovalResult r = client.newWorkflowStub(SessionWorkflow.class, sessionId).approve(d);
+        ApprovalResult r = session.approve(d);
         LOG.info("eval session {}: approval {} of {} {} from the record", sessionId, p.approvalId(), p.tool(),
             r == null ? d.decision() : r.decision());
         n++;

@@ -57,9 +57,6 @@ final class TurnObserver extends WorkerInterceptorBase {
     private String agentClass;
     /** Issue 23: the session's tenant, for the invoke_agent span. */
     private String tenant;
-    /** What the running turn's invoke_agent span was started with (null: not known then). */
-    private String spanAgentClass;
-    private String spanTenant;
     private long approvalRequestedAt;
     private long approvalWaitMillis;
 
@@ -174,13 +171,13 @@ final class TurnObserver extends WorkerInterceptorBase {
     /**
      * A turn Update that reached the session in its first workflow task runs before the workflow
      * method has its input, and the search attributes are not set yet either; by the turn's end the
-     * session's start has run, so what was unknown when the span began is named now.
+     * session's start has run, so the span names what is known then (the same values again otherwise).
      */
     private void nameLateArrivals(Span span) {
-      if (spanTenant == null && tenant != null) {
+      if (tenant != null) {
         span.setAttribute(PlaneSpans.TENANT, tenant);
       }
-      if (spanAgentClass == null && agentClass != null) {
+      if (agentClass != null) {
         span.updateName(PlaneSpans.INVOKE_AGENT + " " + agentClass);
         span.setAttribute(PlaneSpans.AGENT_NAME, agentClass);
         span.setAttribute(PlaneSpans.AGENT_CLASS, agentClass);
@@ -188,8 +185,6 @@ final class TurnObserver extends WorkerInterceptorBase {
     }
 
     private Span agentSpan() {
-      spanAgentClass = agentClass;
-      spanTenant = tenant;
       Span span = telemetry.startSpan(PlaneSpans.INVOKE_AGENT + (agentClass == null ? "" : " " + agentClass),
           SpanKind.INTERNAL);
       if (span.isRecording()) {

@@ -61,8 +61,12 @@ final class EvalCommand extends CliCommand implements Runnable {
         description = "With --agent: the newest N sessions. Default: ${DEFAULT-VALUE}.")
     int limit;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The suite file to write.")
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The suite file to write (an"
+        + " existing file only with --force).")
     Path out;
+
+    @Option(names = "--force", description = "Replace --out if it exists (its edited expectations are lost).")
+    boolean force;
 
     @Override
     public Integer call() {
@@ -78,6 +82,11 @@ final class EvalCommand extends CliCommand implements Runnable {
       if (turns != null && turns.stream().anyMatch(t -> t < 1)) {
         throw new IllegalArgumentException("--turns " + turns + ": turns are numbered from 1");
       }
+      if (!force && java.nio.file.Files.exists(out)) {
+        throw new IllegalArgumentException("--out " + out + " exists (a suite whose expectations may have been"
+            + " edited); pass --force to replace it, or choose another file");
+      }
+      SuiteFiles.checkWritable(out);
       try (Ledgers ledgers = openLedgers(config())) {
         SuiteFreezer freezer = new SuiteFreezer(new SessionTurns(ledgers), Clock.systemUTC());
         EvalSuite suite = source.session != null ? freezer.session(source.session, turns)

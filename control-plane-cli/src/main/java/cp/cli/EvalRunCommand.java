@@ -69,6 +69,14 @@ final class EvalRunCommand extends CliCommand implements Callable<Integer> {
     if (report != null && !report.toString().toLowerCase(Locale.ROOT).matches(".*\\.(html|md|json)")) {
       throw new IllegalArgumentException("--report " + report + ": the name must end in .html, .md or .json");
     }
+    EvalReports writer = new EvalReports();
+    // Before any case runs (a real model's calls are paid for): a report that cannot be written is found now.
+    if (junit != null) {
+      writer.checkWritable(junit);
+    }
+    if (report != null) {
+      writer.checkWritable(report);
+    }
     EvalRunOptions options = new EvalRunOptions(Optional.ofNullable(model), Optional.ofNullable(agentsDir),
         Optional.ofNullable(resources), concurrency, liveTools);
     Optional<EvalRunStore.Results> base = baseline == null ? Optional.empty()
@@ -84,7 +92,6 @@ final class EvalRunCommand extends CliCommand implements Callable<Integer> {
       CaseRun run = outcome.runs().get(i);
       reports.add(new CaseReport(c, run, checker.check(c, run), diff(c, run, base)));
     }
-    EvalReports writer = new EvalReports();
     out().print(writer.table(reports));
     if (junit != null) {
       writer.junit(reports, junit);
@@ -114,13 +121,16 @@ final class EvalRunCommand extends CliCommand implements Callable<Integer> {
     long passed = reports.stream().filter(CaseReport::passed).count();
     Set<String> replayed = new LinkedHashSet<>();
     int unrecorded = 0;
+    int notApproved = 0;
     for (CaseRun r : outcome.runs()) {
       replayed.addAll(r.replayedTools());
       unrecorded += r.unrecordedToolCalls().size();
+      notApproved += r.notApprovedToolCalls().size();
     }
     out().println(passed + " of " + reports.size() + " cases passed. Tools " + (liveTools ? "ran live"
         : "replayed from the record" + (replayed.isEmpty() ? " (none called)" : ": " + String.join(", ", replayed))
-        + (unrecorded == 0 ? "" : "; " + unrecorded + " call(s) had no recording (error results)")) + ".");
+        + (unrecorded == 0 ? "" : "; " + unrecorded + " call(s) had no recording (error results)"))
+        + (notApproved == 0 ? "" : "; " + notApproved + " call(s) did not run: approval denied or timed out") + ".");
     out().println("results: " + outcome.scope().root().resolve("results.json") + " (compare a later run with"
         + " --baseline " + outcome.scope().runId() + ")");
   }

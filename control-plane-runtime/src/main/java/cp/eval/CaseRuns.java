@@ -7,6 +7,7 @@ import cp.ledger.LedgerEntry;
 import cp.ledger.Ledgers;
 import cp.model.ToolCallSummary;
 import cp.model.TurnResult;
+import cp.tools.ToolErrorCodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +15,7 @@ import java.util.Optional;
 /**
  * Builds a case's {@link CaseRun} from its turn's result and the eval ledger entries the result
  * names: the TOOL_CALL entries (tool, arguments, result, whether it was replayed or had no
- * recording) and the last EXCHANGE (whether its output was valid, the structured {@code result}).
+ * recording; a call whose approval was denied or timed out did not run, and is listed apart) and the last EXCHANGE (whether its output was valid, the structured {@code result}).
  * Reading the ledger, not the worker's memory, makes a run resumed in another process report the
  * same.
  */
@@ -29,10 +30,16 @@ final class CaseRuns {
     List<RecordedToolCall> called = new ArrayList<>();
     List<String> replayed = new ArrayList<>();
     List<String> unrecorded = new ArrayList<>();
+    List<String> notApproved = new ArrayList<>();
     for (ToolCallSummary s : t.toolCalls()) {
       Optional<LedgerEntry> e = s.entryId() == null ? Optional.empty() : ledgers.ho1().byId(s.entryId());
       String tool = e.map(x -> x.metaText("tool_id")).orElse(s.toolName());
       JsonNode args = e.map(x -> x.meta("arguments")).orElse(null);
+      if (e.isPresent() && ToolErrorCodes.notApproved(e.get().metaText("error_code"))) {
+        notApproved.add(tool + " " + (args == null ? "{}" : args.toString()) + " (" + e.get().metaText("error_code")
+            + ")");
+        continue;
+      }
       String result = e.map(x -> x.metaText("result")).orElse(null);
       boolean error = !"ok".equals(e.map(x -> x.metaText("status")).orElse(s.status()));
       called.add(new RecordedToolCall(tool, args, result == null ? null : TextNode.valueOf(result), error));
@@ -52,7 +59,7 @@ final class CaseRuns {
     var cost = t.costSummary();
     return new CaseRun(caseId, sessionId, t.response(), result, t.outcome(), schemaValid, t.qualityGatePassed(),
         called, replayed, unrecorded, cost == null ? null : cost.cost(), cost == null ? 0 : cost.inputTokens(),
-        cost == null ? 0 : cost.outputTokens(), latencyMs, null, null);
+        cost == null ? 0 : cost.outputTokens(), latencyMs, null, null, notApproved);
   }
 
   /** A case whose turn could not run at all: the run's error, nothing else. */
@@ -76,6 +83,6 @@ final class CaseRuns {
   static CaseRun withJudge(CaseRun r, JudgeVerdict v) {
     return new CaseRun(r.caseId(), r.sessionId(), r.reply(), r.result(), r.outcome(), r.schemaValid(), r.gatePassed(),
         r.toolsCalled(), r.replayedTools(), r.unrecordedToolCalls(), r.costUsd(), r.inputTokens(), r.outputTokens(),
-        r.latencyMs(), r.error(), v);
+        r.latencyMs(), r.error(), v, r.notApprovedToolCalls());
   }
 }

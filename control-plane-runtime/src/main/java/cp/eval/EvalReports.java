@@ -17,6 +17,15 @@ public final class EvalReports {
     return ReportTable.render(reports);
   }
 
+  /**
+   * Checks that {@code file} can be written, before a run spends its cases' calls.
+   *
+   * @throws SuiteFileException naming the file and why it cannot be written
+   */
+  public void checkWritable(Path file) {
+    FileWrites.checkWritable(file);
+  }
+
   /** JUnit XML: one testsuite, one testcase per case, a failure per failing case with its expectations and diff. */
   public void junit(List<CaseReport> reports, Path file) {
     FileWrites.replace(file, JunitReport.render(reports).getBytes(StandardCharsets.UTF_8));
@@ -62,6 +71,9 @@ public final class EvalReports {
     }
     if (!r.run().unrecordedToolCalls().isEmpty()) {
       notes.add("tool calls with no recording: " + String.join(", ", r.run().unrecordedToolCalls()));
+    }
+    if (!r.run().notApprovedToolCalls().isEmpty()) {
+      notes.add("not run, approval denied or timed out: " + String.join(", ", r.run().notApprovedToolCalls()));
     }
     return notes;
   }

@@ -71,10 +71,13 @@ public final class EvalScope {
     Path home = PlaneConfig.fromEnv(productionEnv).home();
     Map<String, String> env = new HashMap<>(productionEnv);
     PRODUCTION_ONLY.forEach(env::remove);
-    options.model().ifPresent(m -> model(env, m));
+    Optional<String> modelName = options.model().flatMap(m -> model(env, m));
     options.agentsDir().ifPresent(d -> env.put(AgentDefinitions.VARIABLE, directory("--agents-dir", d).toString()));
     options.resourcesDir().ifPresent(d -> env.put(PlaneConfig.RESOURCES_DIR, directory("--resources", d).toString()));
     PlaneConfig eval = PlaneConfig.fromEnv(env);
+    if (modelName.isPresent() && eval.provider().type() == ProviderType.OFFLINE) {
+      throw new IllegalArgumentException(offlineModel(options.model().get(), modelName.get()));
+    }
     String model = eval.provider().settings().map(s -> s.defaultModel()).orElse("-");
     String what = "provider=" + eval.provider().type().id() + "\nmodel=" + model
         + "\nendpoint=" + eval.provider().settings().map(s -> s.baseUrl().toString()).orElse("-")
@@ -94,8 +97,11 @@ public final class EvalScope {
         .orElse("") + (options.liveTools() ? ", live tools" : ", tools replayed"));
   }
 
-  /** {@code provider:model} (provider one of offline, anthropic, openai) or a model name for the worker's provider. */
-  static void model(Map<String, String> env, String m) {
+  /**
+   * {@code provider:model} (provider one of offline, anthropic, openai) or a model name for the
+   * worker's provider: sets the provider and the model in {@code env}; returns the model name, if any.
+   */
+  static Optional<String> model(Map<String, String> env, String m) {
     String value = m.strip();
     if (value.isEmpty()) {
       throw new IllegalArgumentException("--model is empty; give a model name, or provider:model");
@@ -108,7 +114,24 @@ public final class EvalScope {
     }
     if (!value.isEmpty()) {
       env.put(ProviderEnvironment.CP_MODEL, value);
+      return Optional.of(value);
     }
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code --model} naming a model is refused when the run's provider is offline: the offline model
+   * answers by fixed rules whatever the name, so the run would silently be the offline one.
+   */
+  private static String offlineModel(String option, String name) {
+    int colon = option.indexOf(':');
+    String prefix = colon > 0 ? option.substring(0, colon).strip() : "";
+    if (!prefix.isEmpty() && ProviderType.fromId(prefix).isEmpty()) {
+      return "--model " + option + ": '" + prefix + "' is not a provider (known: offline, anthropic, openai; give"
+          + " provider:model, e.g. anthropic:claude-sonnet-4-5)";
+    }
+    return "--model " + option + ": the run's provider is offline, which has no models ('" + name + "' would be"
+        + " ignored); give provider:model (anthropic:…, openai:…), or set CP_PROVIDER";
   }
 
   private static Path directory(String option, Path dir) {

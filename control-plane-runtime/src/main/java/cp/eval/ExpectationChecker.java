@@ -10,8 +10,8 @@ import java.util.regex.PatternSyntaxException;
  * Checks every expectation of a case against one run of it, one {@link ExpectationResult} per
  * expectation key set (named as the suite key is spelt), plus {@code run} when the run itself
  * failed. {@code contains}/{@code not_contains} are case-sensitive substrings of the reply,
- * {@code matches} Java regular expressions found anywhere in it, {@code tools} the tools called,
- * in order; {@code max_tokens} counts input plus output tokens. The judge is not called here: its
+ * {@code matches} Java regular expressions found anywhere in it, {@code tools} the tools that ran,
+ * in order (a call whose approval was denied or timed out did not run); {@code max_tokens} counts input plus output tokens. The judge is not called here: its
  * verdict comes with the run. Stateless and thread-safe.
  */
 public final class ExpectationChecker {
@@ -37,7 +37,8 @@ public final class ExpectationChecker {
     if (x.tools() != null) {
       List<String> called = run.toolsCalled().stream().map(RecordedToolCall::tool).toList();
       out.add(new ExpectationResult("tools", called.equals(x.tools()),
-          "expected " + x.tools() + ", called " + called));
+          "expected " + x.tools() + ", ran " + called + (run.notApprovedToolCalls().isEmpty() ? ""
+              : " (not run, approval denied or timed out: " + String.join(", ", run.notApprovedToolCalls()) + ")")));
     }
     if (x.contains() != null) {
       List<String> absent = x.contains().stream().filter(s -> !reply.contains(s)).toList();

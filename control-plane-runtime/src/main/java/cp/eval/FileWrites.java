@@ -21,17 +21,12 @@ final class FileWrites {
   static void replace(Path file, byte[] bytes) {
     String name = file.toString();
     Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
-    if (dir == null || !Files.isDirectory(dir)) {
-      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " does not exist");
-    }
-    if (Files.isDirectory(target)) {
-      throw new SuiteFileException(name, "", "cannot be written: it is a directory");
-    }
+    Path dir = checkWritable(file);
     Path temp = null;
     try {
-      temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
-      Files.write(temp, bytes);
+      // Created as any new file is (the umask decides its mode), not 0600 as createTempFile makes it.
+      temp = dir.resolve("." + target.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
+      Files.write(temp, bytes, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
@@ -49,6 +44,28 @@ final class FileWrites {
         }
       }
     }
+  }
+
+  /**
+   * Checks that {@code file} could be written now, before the work that produces it (an eval run's
+   * cases) is done: its directory exists and is writable, and it is not a directory. Returns the directory.
+   *
+   * @throws SuiteFileException naming the file and why
+   */
+  static Path checkWritable(Path file) {
+    String name = file.toString();
+    Path target = file.toAbsolutePath();
+    Path dir = target.getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " does not exist");
+    }
+    if (Files.isDirectory(target)) {
+      throw new SuiteFileException(name, "", "cannot be written: it is a directory");
+    }
+    if (!Files.isWritable(dir)) {
+      throw new SuiteFileException(name, "", "cannot be written: its directory " + dir + " is not writable");
+    }
+    return dir;
   }
 
   /** An I/O failure in words: the JDK's exceptions often carry only a path as their message. */

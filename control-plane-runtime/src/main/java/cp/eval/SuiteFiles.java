@@ -83,6 +83,15 @@ public final class SuiteFiles {
     return new SuiteShape(name).bind(tree);
   }
 
+  /**
+   * Checks that a suite could be written to {@code file} now (before the freeze reads the ledgers).
+   *
+   * @throws SuiteFileException naming the file and why it cannot be written
+   */
+  public static void checkWritable(Path file) {
+    FileWrites.checkWritable(file);
+  }
+
   /** Writes {@code suite} to {@code file} (JSON for {@code .json}, YAML otherwise), replacing it whole. */
   public static void write(EvalSuite suite, Path file) {
     String name = file.toString();

@@ -84,12 +84,20 @@ public final class SuiteFreezer {
     List<LedgerEntry> plain = entries.stream().map(CitedEntry::entry).toList();
     TurnDerivation.Derived d = TurnDerivation.derive(sessionId, turn, plain);
     return new EvalCase(EvalCase.idOf(sessionId, turn), d.input(), d.recorded(),
-        entries.stream().map(CitedEntry::cite).toList(), defaultExpectations(d.recorded()));
+        entries.stream().map(CitedEntry::cite).toList(), defaultExpectations(d.recorded(), d.toolsRun()));
   }
 
-  /** What a run must satisfy unless the user edits it: schema-valid output, the gate when it passed, the same tools. */
+  /** {@link #defaultExpectations(RecordedTurn, List)} for a turn whose every recorded tool call ran. */
   public static Expectations defaultExpectations(RecordedTurn recorded) {
-    return new Expectations(true, recorded.gatePassed() ? Boolean.TRUE : null,
-        recorded.tools().stream().map(RecordedToolCall::tool).toList(), null, null, null, null, null, null);
+    return defaultExpectations(recorded, recorded.tools().stream().map(RecordedToolCall::tool).toList());
+  }
+
+  /**
+   * What a run must satisfy unless the user edits it: schema-valid output, the gate when it passed,
+   * the same tools run ({@code toolsRun}: a call whose approval was denied or timed out did not run).
+   */
+  public static Expectations defaultExpectations(RecordedTurn recorded, List<String> toolsRun) {
+    return new Expectations(true, recorded.gatePassed() ? Boolean.TRUE : null, toolsRun, null, null, null, null,
+        null, null);
   }
 }

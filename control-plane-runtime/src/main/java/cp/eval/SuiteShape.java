@@ -102,6 +102,23 @@ final class SuiteShape {
     if (text == null || !text.isTextual()) {
       throw problem(at + ".input.text", "is required: the user's text");
     }
+    // A hand-written case (nothing recorded) whose text the session would refuse as a turn (empty, control
+    // characters) is refused here, before anything runs; a frozen one is as the ledger recorded it.
+    JsonNode recorded = node.get("recorded");
+    java.util.Optional<String> bad = recorded == null || recorded.isNull()
+        ? cp.workflows.TurnText.problem(text.asText(), 0, "") : java.util.Optional.empty();
+    if (bad.isPresent()) {
+      throw problem(at + ".input.text", "is not a message a turn accepts: " + bad.get());
+    }
+    JsonNode agentClass = input.get("agent_class");
+    if (agentClass != null && !agentClass.isNull()) {
+      // Run as written upper-case (CaseExecution), so "admin" is ADMIN.
+      if (!agentClass.isTextual() || !cp.model.AgentClassName.isValid(agentClass.asText().strip()
+          .toUpperCase(java.util.Locale.ROOT))) {
+        throw problem(at + ".input.agent_class", "must be an agent class name (letters, digits and _, starting with"
+            + " a letter, e.g. ADMIN), got " + agentClass);
+      }
+    }
     requireObjectOrAbsent(node, "recorded", at);
     JsonNode cites = node.get("cites");
     if (cites != null && !cites.isNull() && !cites.isArray()) {

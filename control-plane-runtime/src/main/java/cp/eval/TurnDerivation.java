@@ -37,7 +37,15 @@ public final class TurnDerivation {
   private TurnDerivation() {}
 
   /** A turn's input and record. */
-  public record Derived(CaseInput input, RecordedTurn recorded) {}
+  /**
+   * @param toolsRun the tools the turn ran, in order: its TOOL_CALLs without the calls whose approval
+   *     was denied or timed out (the tool did not run); what a case's default {@code tools} expects
+   */
+  public record Derived(CaseInput input, RecordedTurn recorded, List<String> toolsRun) {
+    public Derived {
+      toolsRun = List.copyOf(toolsRun);
+    }
+  }
 
   /**
    * Derives the input and record of turn {@code turn} of session {@code sessionId} from its
@@ -59,6 +67,7 @@ public final class TurnDerivation {
     double cost = 0;
     LinkedHashSet<String> contracts = new LinkedHashSet<>();
     List<RecordedToolCall> tools = new ArrayList<>();
+    List<String> toolsRun = new ArrayList<>();
     for (LedgerEntry e : entries) {
       String type = e.eventType();
       if (EventType.SESSION_START.is(type)) {
@@ -89,6 +98,9 @@ public final class TurnDerivation {
         String status = e.metaText("status");
         tools.add(new RecordedToolCall(e.metaText("tool_id"), e.meta("arguments"), resultOf(e),
             status == null || !TOOL_OK.equals(status.toLowerCase(Locale.ROOT))));
+        if (!cp.tools.ToolErrorCodes.notApproved(e.metaText("error_code"))) {
+          toolsRun.add(e.metaText("tool_id"));
+        }
       } else if (EventType.WO_QUALITY_GATE.is(type)) {
         gate = e.meta("accepted") != null && e.meta("accepted").asBoolean();
       } else if (EventType.DEGRADATION.is(type)) {
@@ -110,7 +122,7 @@ public final class TurnDerivation {
         agentClass, tenant, sessionId, turn, versions);
     RecordedTurn recorded = new RecordedTurn(answer == null ? "" : answer.answerText(), resultOf(answer), outcome,
         gate != null && gate, tools, cost, in, out);
-    return new Derived(input, recorded);
+    return new Derived(input, recorded, toolsRun);
   }
 
   /** The turn an entry of a session belongs to: its {@code turn} field, else its work order's; -1 for none. */

@@ -38,6 +38,11 @@ public final class ToolErrorCodes {
   /** Nobody decided the call within its approval timeout and the policy denies on timeout; the tool did not run. */
   public static final String APPROVAL_TIMED_OUT = "approval_timed_out";
 
+  /** Whether {@code errorCode} says the call did not run because it was not approved (denied or timed out). */
+  public static boolean notApproved(String errorCode) {
+    return APPROVAL_DENIED.equals(errorCode) || APPROVAL_TIMED_OUT.equals(errorCode);
+  }
+
   /** A Java or MCP tool reported an error (the tool's own message, or an MCP result with isError). */
   public static final String TOOL_ERROR = cp.model.FailureCode.TOOL_ERROR.wire();
   /** A Java or MCP tool did not answer within its timeout; the call was abandoned. */

@@ -61,6 +61,19 @@ class EvalReportsTest {
   }
 
   @Test
+  void table_escapesWhatWouldActOnTheTerminal_inIdsNotesAndDiffs() {
+    EvalCase weather = SuiteFilesTest.sample().cases().get(0);
+    EvalCase odd = new EvalCase("c\nd\u202e", weather.input(), weather.recorded(), weather.cites(), weather.expect());
+    CaseRun run = new CaseRun(odd.id(), "SES-eval0003", "new \u001b[31mred", null, "success", true, true, List.of(),
+        List.of(), List.of("tool\u202e {}"), null, 1, 1, 5, null, null);
+    String table = reports.table(List.of(report(odd, run)));
+    assertFalse(table.contains("\u202e") || table.contains("\u001b"), table);
+    assertTrue(table.contains("c\\nd\\u202E  FAIL"), table);
+    assertTrue(table.contains("tool calls with no recording: tool\\u202E {}"), table);
+    assertTrue(table.contains("+new \\u001B[31mred"), table);
+  }
+
+  @Test
   void junit_isValidXml_theFailingCaseIsAFailure_withItsExpectationsAndDiff() throws Exception {
     Path file = dir.resolve("junit.xml");
     reports.junit(twoCases(), file);

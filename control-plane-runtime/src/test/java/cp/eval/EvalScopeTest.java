@@ -55,13 +55,20 @@ class EvalScopeTest {
 
   @Test
   void theRunHasItsOwnPlaneRoot_taskQueue_andJsonlLedgers_andTheModelOption() {
-    EvalScope s = EvalScope.of(env(), suite("hi"), opts("offline:rules", null, false));
+    IllegalArgumentException named = assertThrows(IllegalArgumentException.class,
+        () -> EvalScope.of(env(), suite("hi"), opts("offline:rules", null, false)));
+    assertTrue(named.getMessage().contains("the run's provider is offline, which has no models"), named.getMessage());
+    // With the worker's provider openai, "opneai:gpt-4o" is a model name for openai (which says whether it knows it).
+    EvalScope s = EvalScope.of(env(), suite("hi"), opts("offline:", null, false));
     assertEquals(home.resolve("evals").resolve(s.runId()), s.root());
     assertEquals(s.root().resolve("home").toString(), s.env().get("CP_HOME"));
     assertEquals("cp-eval-" + s.runId(), s.env().get("CP_TASK_QUEUE"));
     assertEquals(null, s.env().get("CP_LEDGER_URL"), "eval ledgers are JSONL under the run, never production's");
     assertEquals("offline", s.env().get("CP_PROVIDER"));
-    assertEquals("rules", s.env().get("CP_MODEL"));
+    assertEquals(null, s.env().get("CP_MODEL"));
+    Map<String, String> a = new HashMap<>();
+    EvalScope.model(a, "anthropic:claude-x");
+    assertEquals(Map.of("CP_PROVIDER", "anthropic", "CP_MODEL", "claude-x"), a);
     Map<String, String> m = new HashMap<>();
     EvalScope.model(m, "llama3:8b");
     assertEquals(Map.of("CP_MODEL", "llama3:8b"), m, "a colon that does not follow a provider is the model's");

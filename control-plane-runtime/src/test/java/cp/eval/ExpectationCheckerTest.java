@@ -53,7 +53,7 @@ class ExpectationCheckerTest {
     List<ExpectationResult> rs = checker.check(c, bad);
     assertTrue(rs.stream().noneMatch(ExpectationResult::passed), rs::toString);
     Map<String, String> detail = rs.stream().collect(Collectors.toMap(ExpectationResult::name, ExpectationResult::detail));
-    assertEquals("expected [get_weather], called [read_file]", detail.get("tools"));
+    assertEquals("expected [get_weather], ran [read_file]", detail.get("tools"));
     assertEquals("not in the reply: \"Rain\"", detail.get("contains"));
     assertEquals("in the reply: \"snow\"", detail.get("not_contains"));
     assertEquals("the reply does not match \"\\d+ °C\"", detail.get("matches"));

@@ -100,6 +100,20 @@ class SuiteFilesTest {
     assertEquals(500L, suite.cases().get(0).expect().maxTokens());
     assertNull(suite.cases().get(0).recorded());
     assertEquals(List.of(), suite.cases().get(0).cites());
+    assertEquals("ADMIN", suite.cases().get(0).input().agentClass(), "no agent class: cpctl chat's default");
+  }
+
+  @Test
+  void aCaseTheSessionWouldRefuse_isRefusedWhenTheSuiteIsRead() {
+    assertEquals("cases[0] (a).input.text", bad("cases:\n  - {id: a, input: {text: ''}}\n", false).key());
+    assertTrue(bad("cases:\n  - {id: a, input: {text: \"x\\0y\"}}\n", false).getMessage()
+        .contains("control character U+0000"));
+    assertEquals("cases[0] (a).input.agent_class",
+        bad("cases:\n  - {id: a, input: {text: hi, agent_class: 'no such'}}\n", false).key());
+    assertEquals("cases[0] (a).input.agent_class",
+        bad("cases:\n  - {id: a, input: {text: hi, agent_class: 7}}\n", false).key());
+    assertEquals("admin", parse("cases:\n  - {id: a, input: {text: hi, agent_class: admin}}\n", false).cases()
+        .get(0).input().agentClass(), "run upper-case, as before");
   }
 
   @Test

@@ -133,6 +133,26 @@ class EvalFreezeVerifyTest {
   }
 
   @Test
+  void freeze_neverReplacesAnExistingSuite_withoutForce_andWritesFilesAsTheUmaskSays() throws Exception {
+    Path out = work.resolve("edited.yaml");
+    Files.writeString(out, "my edited expectations\n");
+    var refused = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", out.toString());
+    assertOneLineError(refused, Cpctl.BAD_INPUT);
+    assertTrue(refused.err().contains("exists") && refused.err().contains("--force"), refused::describe);
+    assertEquals("my edited expectations\n", Files.readString(out), "the edited suite is kept");
+
+    var forced = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--out", out.toString(),
+        "--force");
+    assertEquals(Cpctl.OK, forced.code(), forced::describe);
+    assertEquals(3, SuiteFiles.read(out).cases().size());
+    if (out.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      // The suite gets the mode any new file gets here (the umask's), not createTempFile's 0600.
+      Path plain = Files.createFile(work.resolve("plain.txt"));
+      assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out));
+    }
+  }
+
+  @Test
   void freeze_badInput_isExit2_inOneLine_andWritesNothing() throws Exception {
     Path out = work.resolve("x.yaml");
     var unknown = run(CliHarness.env(home), "eval", "freeze", "--session", "SES-00000000", "--out", out.toString());

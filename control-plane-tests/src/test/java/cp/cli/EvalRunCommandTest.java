@@ -331,6 +331,55 @@ class EvalRunCommandTest {
   }
 
   @Test
+  void aHandWrittenCaseWhoseToolIsDenied_isNotReportedAsReplayed_andDoesNotSatisfyItsToolsExpectation()
+      throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    // Only id and input.text (README: enough for a hand-written case): agent class ADMIN. The turn asks for
+    // write_file, which needs approval; nothing recorded it, so the replay denies it: the tool does not run.
+    Path suite = work.resolve("denied.yaml");
+    Files.writeString(suite, "suite_version: 1\ncases:\n- id: denied\n  input:\n    text: 'call write_file"
+        + " {\"path\": \"HO2/notes.txt\", \"content\": \"hello\"}'\n  expect:\n    tools: [write_file]\n");
+
+    var r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+        () -> run(env, "eval", "run", suite.toString()));
+
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    assertTrue(r.out().contains("tools: expected [write_file], ran []"), r::describe);
+    assertTrue(r.out().contains("not run, approval denied or timed out: write_file"), r::describe);
+    assertTrue(r.out().contains("1 call(s) did not run: approval denied or timed out"), r::describe);
+    assertFalse(r.out().contains("replayed tools: write_file"), r::describe);
+    assertFalse(r.out().contains("Tools replayed from the record: write_file"), r::describe);
+  }
+
+  @Test
+  void aReportThatCannotBeWritten_isRefusedBeforeAnyCaseRuns() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    Path suite = work.resolve("one.yaml");
+    SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", List.of(new EvalCase("c1",
+        new CaseInput("hello", "ADMIN", null, null, 1, null), null, List.of(), null))), suite);
+    for (String option : List.of("--report", "--junit")) {
+      var r = run(env, "eval", "run", suite.toString(), option, work.resolve("no-such-dir/r.json").toString());
+      CliHarness.assertOneLineError(r, Cpctl.BAD_INPUT);
+      assertTrue(r.err().contains("no-such-dir") && r.err().contains("does not exist"), r::describe);
+      assertFalse(r.out().contains("eval run EVR-"), "no case ran: " + r.describe());
+    }
+  }
+
+  @Test
+  void aModelNameForTheOfflineProvider_isRefused_insteadOfRunningOfflineSilently() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    Path suite = work.resolve("one.yaml");
+    SuiteFiles.write(new EvalSuite(1, "2026-11-26T00:00:00Z", List.of(new EvalCase("c1",
+        new CaseInput("hello", "ADMIN", null, null, 1, null), null, List.of(), null))), suite);
+    var typo = run(env, "eval", "run", suite.toString(), "--model", "opneai:gpt-4o");
+    CliHarness.assertOneLineError(typo, Cpctl.BAD_INPUT);
+    assertTrue(typo.err().contains("'opneai' is not a provider"), typo::describe);
+    var offline = run(env, "eval", "run", suite.toString(), "--model", "offline:whatever");
+    CliHarness.assertOneLineError(offline, Cpctl.BAD_INPUT);
+    assertTrue(offline.err().contains("the run's provider is offline, which has no models"), offline::describe);
+  }
+
+  @Test
   void badUsage_exits2_withOneLine() throws Exception {
     Map<String, String> env = CliHarness.env(home);
     CliHarness.assertOneLineError(run(env, "eval", "run", work.resolve("missing.yaml").toString()), Cpctl.BAD_INPUT);

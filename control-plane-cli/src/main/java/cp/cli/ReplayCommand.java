@@ -87,7 +87,10 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
               h.getEvents().size());
         } else {
           bad++;
-          out().printf("FAIL  %-28s %-16s %s%n", o.workflowId(), o.workflowType(), o.problem().replace('\n', ' '));
+          out().printf("FAIL  %-28s %-16s %s%n", o.workflowId(), o.workflowType(), o.problem());
+          if (root().verbose) {
+            out().println(o.detail());
+          }
         }
       }
     }

@@ -3,10 +3,12 @@ package cp.cli;
 import static cp.cli.CliHarness.assertOneLineError;
 import static cp.cli.CliHarness.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +34,35 @@ class ReplayCommandTest {
     var r = run(CliHarness.env(home), "replay", history("plain-session.json").toString());
     assertEquals(Cpctl.OK, r.code(), r::describe);
     assertTrue(r.out().contains("SessionWorkflow") && r.out().contains("deterministic"), r::describe);
+  }
+
+  @Test
+  void anEncryptedHistoryWithoutItsKey_failsInOneLineNamingTheKey_theStackOnlyWithVerbose() throws Exception {
+    Path encrypted = history("encrypted-turn.json");
+    Map<String, String> env = new java.util.HashMap<>(CliHarness.env(home));
+    env.remove("CP_PAYLOAD_KEY");
+    var r = run(env, "replay", encrypted.toString());
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    String fail = r.out().lines().filter(l -> l.startsWith("FAIL")).findFirst().orElse("");
+    assertTrue(fail.endsWith("but CP_PAYLOAD_KEY is not set: set it to the key of the workers that wrote this history"),
+        r::describe);
+    assertFalse(r.out().contains("\tat ") || r.out().contains("Caused by"), "no stack without --verbose: " + r.describe());
+    var verbose = run(env, "--verbose", "replay", encrypted.toString());
+    assertTrue(verbose.out().contains("Caused by: cp.worker.codec.PayloadKeyMismatchException"), verbose::describe);
+  }
+
+  @Test
+  void aHistoryTheCodeNoLongerMakes_isNamedNonDeterministic_inOneLine() throws Exception {
+    String json = Files.readString(history("plain-turn.json"));
+    // An activity type the code never schedules: replay must report non-determinism.
+    Path changed = home.resolve("changed-turn.json");
+    Files.writeString(changed, json.replaceFirst("\"Ho1LlmRound\"", "\"NoSuchActivity\""));
+    assertTrue(Files.readString(changed).contains("NoSuchActivity"), "the history has an activity to rename");
+    var r = run(CliHarness.env(home), "replay", changed.toString());
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    String fail = r.out().lines().filter(l -> l.startsWith("FAIL")).findFirst().orElse("");
+    assertTrue(fail.contains("non-deterministic") || fail.contains("TMPRL1100"), r::describe);
+    assertFalse(r.out().contains("\tat "), r::describe);
   }
 
   @Test

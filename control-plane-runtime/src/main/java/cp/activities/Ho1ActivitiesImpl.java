@@ -19,6 +19,7 @@ import cp.ledger.LedgerUnreachableException;
 import cp.ledger.Ledgers;
 import cp.model.ContractIds;
 import cp.model.DegradedRequest;
+import cp.model.UsdBudgets;
 import cp.model.EventType;
 import cp.model.FailureCode;
 import cp.model.Json;
@@ -356,7 +357,8 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     String woId = WorkOrderIds.workOrder(r.sessionId(), r.turn(), DEGRADED_WO_SEQ);
     PromptRequest request = request(contract, agent, woId, r.sessionId(), prompt.system(),
         List.of(Message.user(prompt.user())), List.of(), LlmRoundRequest.Overrides.NONE, r.tokenBudgetRemaining(),
-        id).toBuilder().tenant(r.tenant()).build();
+        id).toBuilder().tenant(r.tenant()).usdBudget(r.usdBudgetRemaining(),
+        r.usdBudgetRemaining() == null ? null : UsdBudgets.SESSION).build();
     PromptResponse resp = send(request, true);
     if (resp.outcome() == RouteOutcome.REJECTED) {
       return rejected(resp);

@@ -49,8 +49,11 @@ final class Degradation {
     this.round2 = round2;
   }
 
-  /** Turn {@code n}'s answer after its workflow {@code childId} failed with {@code f}. */
-  TurnResult degrade(int n, String childId, String text, long remaining, ChildWorkflowFailure f) {
+  /**
+   * Turn {@code n}'s answer after its workflow {@code childId} failed with {@code f}; {@code usdSpent}
+   * is what the session had spent in dollars before the turn (null: not counted).
+   */
+  TurnResult degrade(int n, String childId, String text, long remaining, Double usdSpent, ChildWorkflowFailure f) {
     String sessionId = life.sessionId();
     AgentProfile profile = life.profile();
     // Before round2 the failed turn's tokens were counted as input tokens and its cost as 0.
@@ -73,10 +76,30 @@ final class Degradation {
           TurnOutcome.ERROR, WoErrorCode.BUDGET_EXHAUSTED, failedTurn, null);
     }
     boolean tenantCall = Workflow.getVersion(SessionVersions.DEGRADED_TENANT, Workflow.DEFAULT_VERSION, 1) >= 1;
+    Double usdLeft = null;
+    if (profile.sessionUsd() != null && usdSpent != null
+        && Workflow.getVersion(SessionVersions.DEGRADED_SESSION_USD, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      double spent = usdSpent + failedTurn.cost();
+      usdLeft = Math.max(0.0, profile.sessionUsd() - spent);
+      if (usdLeft <= 0) {
+        return results.costed(n, "The supervisor failed and this session's dollar budget is used up ("
+            + UsdBudgets.usd(spent) + " of " + UsdBudgets.usd(profile.sessionUsd()) + ", "
+            + UsdBudgets.setting(UsdBudgets.SESSION) + "), so the direct fallback call was not made; a session's"
+            + " dollar budget does not reset: start a new session.", TurnOutcome.ERROR, WoErrorCode.BUDGET_EXHAUSTED,
+            failedTurn, null);
+      }
+    }
     try {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left,
-          tenantCall ? tenant : null));
+          tenantCall ? tenant : null, usdLeft));
       if (r instanceof LlmRoundResult.Refused refused) {
+        if (usdLeft != null && UsdBudgets.isRefusal(refused.message())
+            && !UsdBudgets.isTenantRefusal(refused.message())) {
+          // The session's dollars cannot pay for the call's worst case: it was not sent.
+          return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
+              + refused.message() + ". A session's dollar budget does not reset: start a new session.",
+              TurnOutcome.ERROR, refused.code(), failedTurn, null);
+        }
         if (tenantCall && UsdBudgets.isTenantRefusal(refused.message())) {
           // Issue 23: the tenant's daily or monthly cap, with when it resets; never the session's token advice.
           return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "

@@ -114,7 +114,7 @@ final class SessionTurnRunner {
         // failed supervisor, so nothing degrades (and nothing more is written or spent).
         throw f;
       }
-      return degradation.degrade(n, childId, text, remaining, f);
+      return degradation.degrade(n, childId, text, remaining, usdSpent, f);
     }
   }
 

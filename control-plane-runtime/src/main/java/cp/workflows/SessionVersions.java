@@ -69,6 +69,14 @@ final class SessionVersions {
    */
   static final String DEGRADED_TENANT = "degraded-tenant";
   /**
+   * From version 1 on, a session with a dollar budget ({@code budget.session_usd}) gives its degraded
+   * call what the session has left (the cap less what it spent, the failed turn included): the call
+   * reserves its worst case against it like any other call, so the last resort cannot overspend the
+   * session, and is not made at all when nothing is left. Before, it reserved only tokens and the
+   * tenant's dollars. Asked only by sessions with a dollar budget, right before the degraded call.
+   */
+  static final String DEGRADED_SESSION_USD = "degraded-session-usd";
+  /**
    * Issue 23: from version 1 on, before each turn runs, the session asks (a local activity) whether
    * its tenant's daily and monthly caps can pay for the turn's smallest call, and refuses the turn
    * up front ({@code budget_exhausted}, level {@code tenant_day}/{@code tenant_month}) when not.

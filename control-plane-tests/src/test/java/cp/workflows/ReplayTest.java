@@ -119,6 +119,12 @@ class ReplayTest {
    */
   static final String DEGRADED_TENANT_FILE = "degraded-tenant-session.json";
   /**
+   * degraded-session-usd 1: a session whose agent has a session dollar budget and whose turns fail:
+   * turn 1's degraded call carries what the budget has left and answers; turn 2's failed supervisor
+   * spends the rest, so no degraded call is made; end.
+   */
+  static final String DEGRADED_SESSION_USD_FILE = "degraded-session-usd-session.json";
+  /**
    * Issue 23 (tenant-admission 1): a session of tenant acme: turn 1 admitted (its tenant could pay),
    * turn 2 refused up front for the tenant's monthly cap (a failed Update), end.
    */
@@ -141,7 +147,7 @@ class ReplayTest {
       UNWRITABLE_FILE, START_FIRST_FILE, TURN_LIMIT_FILE, DEADLINE_FILE, DEGRADED_COSTS_FILE, DEADLINE_TURN_FILE, WO_BUDGET_TURN_FILE,
       CONTRACT_FILE, REFUSED_START_FILE, QUERIED_APPROVAL_SESSION, QUERIED_APPROVAL_TURN,
       QUERIED_APPROVAL_TIMED_OUT_TURN, DOLLAR_SESSION_FILE, DOLLAR_TURN_FILE, DEGRADED_TENANT_FILE,
-      TENANT_ADMISSION_FILE, TENANT_UNCAPPED_FILE, TENANT_CAPPED_FILE, TURN_OF_SESSION_FILE);
+      TENANT_ADMISSION_FILE, TENANT_UNCAPPED_FILE, TENANT_CAPPED_FILE, TURN_OF_SESSION_FILE, DEGRADED_SESSION_USD_FILE);
   static final List<String> FILES = java.util.stream.Stream.of(CLASSIC, SIGNALLED_APPROVALS, BEFORE_PLAN_IN_ROUND,
       CURRENT)
       .flatMap(List::stream).toList();
@@ -592,6 +598,7 @@ class ReplayTest {
     recordDollarSession(DOLLAR_SESSION_FILE, "SES-0000126a");
     recordDollarTurn(DOLLAR_TURN_FILE);
     recordDegradedTenantSession(DEGRADED_TENANT_FILE, "SES-0000127a");
+    recordDegradedSessionUsd(DEGRADED_SESSION_USD_FILE, "SES-0000129a");
     recordTenantAdmissionSession(TENANT_ADMISSION_FILE, "SES-0000127b");
     recordUncappedTenantSession(TENANT_UNCAPPED_FILE, "SES-0000128a");
     recordTenantAdmissionSession(TENANT_CAPPED_FILE, "SES-0000128b");
@@ -739,6 +746,30 @@ class ReplayTest {
           "tenant acme's daily cap $1.0000 has $1.0000 spent and $0.0000 held by calls in flight; it resets at"
               + " 2026-11-27T00:00:00Z");
       stub.turn(new TurnRequest("turn 2"));
+      stub.end();
+      write(file, h.client.fetchHistory(sid, first.getRunId()));
+    }
+  }
+
+  /** See {@link #DEGRADED_SESSION_USD_FILE}. */
+  private static void recordDegradedSessionUsd(String file, String sid) {
+    if (!toRecord.contains(file)) {
+      return;
+    }
+    FakeActivities.Ho1 ho1 = new FakeActivities.Ho1();
+    ho1.failGateway = true;
+    ho1.degradedCost = 0.01;
+    FakeActivities.Session session = new FakeActivities.Session();
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(0.03, 0.05, 0.004, 1.0);
+    session.spendDetail.put(sid + "/turn-0001", new cp.model.WoCost(60, 10, 70, 1, 0, 0.02));
+    session.spendDetail.put(sid + "/turn-0002", new cp.model.WoCost(60, 10, 70, 1, 0, 0.02));
+    try (WorkflowHarness h = new WorkflowHarness(ho1, new FakeActivities.Ho2(), session)) {
+      SessionWorkflow s = h.sessionStub(sid);
+      var first = WorkflowClient.start(s::run, new SessionInput(sid, "ADMIN", null, 0).withTenant("acme"));
+      SessionWorkflow stub = h.client.newWorkflowStub(SessionWorkflow.class, sid);
+      assertEquals(cp.model.TurnOutcome.DEGRADED, stub.turn(new TurnRequest("turn 1")).outcome());
+      assertEquals("budget_exhausted", stub.turn(new TurnRequest("turn 2")).errorCode());
+      assertEquals(1, ho1.degraded.size());
       stub.end();
       write(file, h.client.fetchHistory(sid, first.getRunId()));
     }

@@ -208,6 +208,44 @@ class SessionWorkflowTest {
   }
 
   @Test
+  void theDegradedCall_reservesAgainstWhatTheSessionsDollarBudgetHasLeft_andIsNotMadeWhenNothingIs() {
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(0.03, 0.05, 0.004, 1.0);
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    ho1.degradedCost = 0.01;
+    session.spendDetail.put(SID + "/turn-0001", new cp.model.WoCost(60, 10, 70, 1, 0, 0.02));
+    TurnResult first = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.DEGRADED, first.outcome());
+    assertEquals(0.03, ho1.degraded.get(0).usdBudgetRemaining(), 1e-9,
+        "the cap less the failed turn's $0.02: the call reserves against it like any other");
+
+    // Turn 2 is admitted ($0.02 left), and its failed supervisor spends the rest: no degraded call.
+    session.spendDetail.put(SID + "/turn-0002", new cp.model.WoCost(60, 10, 70, 1, 0, 0.02));
+    TurnResult second = s.turn(new TurnRequest("again"));
+    assertEquals(TurnOutcome.ERROR, second.outcome());
+    assertEquals("budget_exhausted", second.errorCode());
+    assertTrue(second.response().contains("dollar budget is used up") && second.response().contains("$0.0500"),
+        second.response());
+    assertEquals(1, ho1.degraded.size(), "nothing left: the last resort is not sent");
+  }
+
+  @Test
+  void aDegradedCallTheSessionsDollarsCannotPayFor_saysSo_notTheTokens() {
+    session.profile = FakeActivities.profile(100_000, 50).withUsd(0.03, 0.05, 0.004, 1.0);
+    SessionWorkflow s = start(0);
+    ho1.failGateway = true;
+    ho1.refuseDegraded = "budget_exhausted";
+    ho1.refuseDegradedMessage = cp.model.UsdBudgets.refusal(cp.model.UsdBudgets.SESSION, 0.05, 0.09,
+        "claude-sonnet-4-5, 4000 max_tokens");
+    TurnResult r = s.turn(new TurnRequest("hello"));
+    assertEquals(TurnOutcome.ERROR, r.outcome());
+    assertEquals("budget_exhausted", r.errorCode());
+    assertTrue(r.response().contains("USD budget (session) has $0.0500 left") && r.response().contains("does not"
+        + " reset"), r.response());
+    assertFalse(r.response().contains("token budget"), r.response());
+  }
+
+  @Test
   void ho2AndDegradedCallBothFailing_returnsTemporarilyUnavailable() {
     SessionWorkflow s = start(0);
     ho1.failGateway = true;

@@ -45,6 +45,23 @@ class GateCheckCommandTest {
     assertTrue(r.out().contains("PASS G-LEDGER-HOT"), "other ledgers still pass\n" + r.describe());
   }
 
+  @Test
+  void aTornTail_failsItsGateAsLedgerVerifyDoes_andGateCheckChangesNothing() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    CliHarness.chat(env);
+    Path hot = home.resolve("HOT/ledger/governance.jsonl");
+    Files.writeString(hot, "{\"entry_id\":\"LED-1234567890abcdef\",\"event_type\":\"EXCHANGE\",\"metadata\":{",
+        java.nio.file.StandardOpenOption.APPEND);
+    byte[] before = Files.readAllBytes(hot);
+    CliHarness.Run r = CliHarness.run(env, "gate-check");
+    assertEquals(1, r.code(), r.describe());
+    assertTrue(r.out().contains("FAIL G-LEDGER-HOT") && r.out().contains("incomplete final line"), r.describe());
+    assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(hot)), "the torn tail is where it was");
+    try (var files = Files.list(hot.getParent())) {
+      assertTrue(files.noneMatch(f -> f.getFileName().toString().contains(".torn-")), "nothing moved aside");
+    }
+  }
+
   // Issue 11 item 8: a resources directory the worker refuses at start-up (no PRC-SYNTHESIZE-001) must not
   // pass G-CATALOG either: the gate checks what start-up checks.
   @Test

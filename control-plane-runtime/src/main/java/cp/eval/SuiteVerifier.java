@@ -61,6 +61,14 @@ public final class SuiteVerifier {
         edited.add(at + ": stream '" + cite.stream() + "' is not a ledger stream: " + e.getMessage());
         continue;
       }
+      VerifyResult before = verified.computeIfAbsent(id, this::verifyUnopened);
+      if (before.tornTail()) {
+        // Opening the stream would move its torn tail aside (a write): eval verify changes nothing.
+        edited.add(at + ": stream " + id.label() + " " + before.reason().substring(0, before.reason().indexOf(" ("))
+            + " at line " + before.firstBadLine() + " (a write cut short); eval verify changes nothing, so it did not"
+            + " open the stream: run 'cpctl ledger verify', then 'cpctl ledger repair' or any command that writes");
+        continue;
+      }
       Optional<LedgerStream> stream = stream(id);
       Optional<LedgerEntry> entry = stream.flatMap(s -> s.byId(cite.entryId()));
       if (entry.isEmpty()) {
@@ -142,6 +150,14 @@ public final class SuiteVerifier {
       out.put(e.entryId(), ++n);
     }
     return out;
+  }
+
+  /**
+   * The stream's own verification read before anything opens it for writing (a JSONL file read
+   * under a shared lock, changing nothing); a stream that does not exist verifies as empty.
+   */
+  private VerifyResult verifyUnopened(StreamId id) {
+    return ledgers.store().exists(id) ? ledgers.store().verify(id) : VerifyResult.ok(0);
   }
 
   private Optional<LedgerStream> stream(StreamId id) {

@@ -173,7 +173,7 @@ final class LedgerLoader {
     if (tail.length > 0 && broken == null) {
       VerifyResult cut = cutAcknowledgedLine(tail.length);
       broken = cut != null ? cut
-          : VerifyResult.bad(lines, lines + 1, "incomplete final line of " + tail.length + " bytes (a torn write or"
+          : VerifyResult.bad(lines, lines + 1, VerifyResult.INCOMPLETE_FINAL_LINE + " of " + tail.length + " bytes (a torn write or"
               + " garbage; the next process to open the ledger, or 'cpctl ledger repair', saves it to a .torn-* file"
               + " and recovers what it holds)");
     }

@@ -39,6 +39,18 @@ public record VerifyResult(boolean ok, long entries, long firstBadLine, String r
     return new VerifyResult(kind == Kind.OK, goodEntries, line, reason, kind);
   }
 
+  /** How a read-only verification names a final line without its newline (a write cut short, or garbage). */
+  static final String INCOMPLETE_FINAL_LINE = "incomplete final line";
+
+  /**
+   * Whether the problem is an incomplete final line: what a crash mid-write leaves, which the next
+   * process to open the ledger for writing moves to a {@code .torn-*} file (so a command that must
+   * change nothing does not open it).
+   */
+  public boolean tornTail() {
+    return !ok && reason != null && reason.startsWith(INCOMPLETE_FINAL_LINE);
+  }
+
   /** Whether the problem is about the key (not evidence of tampering by itself). */
   public boolean keyProblem() {
     return kind == Kind.NEEDS_KEY || kind == Kind.WRONG_KEY;

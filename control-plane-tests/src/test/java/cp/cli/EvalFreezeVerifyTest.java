@@ -248,6 +248,25 @@ class EvalFreezeVerifyTest {
   }
 
   @Test
+  void verify_aLedgerWithATornTail_isReported_andNothingIsWritten() throws Exception {
+    Path suiteFile = work.resolve("suite.yaml");
+    SuiteFiles.write(frozen(), suiteFile);
+    Path torn = copyOfHome("torn");
+    Path hot = torn.resolve("HOT/ledger/governance.jsonl");
+    Files.writeString(hot, "{\"entry_id\":\"LED-1234567890abcdef\",\"event_type\":\"EXCHANGE\"",
+        java.nio.file.StandardOpenOption.APPEND);
+    byte[] before = Files.readAllBytes(hot);
+    var v = run(CliHarness.env(torn), "eval", "verify", suiteFile.toString());
+    assertEquals(Cpctl.FAILED, v.code(), v::describe);
+    assertTrue(v.out().contains("stream hot incomplete final line") && v.out().contains("changes nothing"),
+        v::describe);
+    assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(hot)), "eval verify only reads");
+    try (Stream<Path> files = Files.list(hot.getParent())) {
+      assertTrue(files.noneMatch(f -> f.getFileName().toString().contains(".torn-")), "nothing moved aside");
+    }
+  }
+
+  @Test
   void verify_badSuite_isExit2_namingFileAndKey() throws Exception {
     Path file = Files.writeString(work.resolve("bad.yaml"), "cases:\n  - id: a\n    input: {text: x}\n"
         + "    expect: {matches: ['(']}\n");

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "agents", mixinStandardHelpOptions = true, subcommands = AgentsCommand.Check.class,
     description = "List the agent classes (built in and CP_AGENTS_DIR) with model, tools, approval and budgets.")
-final class AgentsCommand extends CliCommand implements Callable<Integer> {
+final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PlaneConfig cfg = config();
@@ -101,7 +101,7 @@ final class AgentsCommand extends CliCommand implements Callable<Integer> {
   @Command(name = "check", mixinStandardHelpOptions = true,
       description = "Check agent definitions with no worker and no provider: one line per problem"
           + " (file: key: what is wrong); exit 2 on any error, 0 when clean (warnings do not fail).")
-  static final class Check extends CliCommand implements Callable<Integer> {
+  static final class Check extends MaskedCliCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "DIR", description = "The directory (default: CP_AGENTS_DIR).")
     Path dir;
 

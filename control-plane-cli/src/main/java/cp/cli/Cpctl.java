@@ -68,7 +68,8 @@ public final class Cpctl implements Runnable {
       return BAD_INPUT;
     }
     // Log lines mask this process's secrets from here on (issue 20 §1; a worker hands over its own masker).
-    MaskingEncoder.useEverywhere(cp.observability.SecretMasker.fromEnv(env));
+    cp.observability.SecretMasker masker = cp.observability.SecretMasker.fromEnv(env);
+    MaskingEncoder.useEverywhere(masker);
     Cpctl root = new Cpctl(env, in, out, err);
     CommandLine cl = new CommandLine(root);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
@@ -79,9 +80,10 @@ public final class Cpctl implements Runnable {
       return BAD_INPUT;
     });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      err.println("cpctl: " + (ex instanceof ClientException ce ? clientLine(ce) : oneLine(ex)));
+      // An error's text can hold what a user's code put there (a tool provider's exception naming its key).
+      err.println("cpctl: " + masker.mask(ex instanceof ClientException ce ? clientLine(ce) : oneLine(ex)));
       if (root.verbose) {
-        ex.printStackTrace(err);
+        ex.printStackTrace(MaskedOutput.over(err, masker));
       }
       return exitCode(ex);
     });

@@ -144,6 +144,41 @@ class AgentsCommandTest {
   }
 
   @Test
+  void agents_neverPrintsAValueAnMcpServerTakesFromTheEnvironment_asAnArgument() throws IOException {
+    write("svc.yaml", """
+        agent_class: SVC
+        instructions: You call the service.
+        tools: ['svc/*']
+        mcp_servers:
+          svc:
+            command: /bin/sh
+            args: ['-c', 'exit 3', '--api-key', '${SVC_TOKEN}', '--url=https://user:${SVC_PASS}@db.example.com']
+        """);
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", dir.toString());
+    env.put("SVC_TOKEN", "svckey_111122223333");
+    env.put("SVC_PASS", "pw_444455556666");
+
+    var r = run(env, "agents");
+
+    assertTrue(r.out().contains("stdio: /bin/sh -c exit 3 --api-key ${SVC_TOKEN} --url=https://user:${SVC_PASS}@db"),
+        r::describe);
+    for (String secret : List.of("svckey_111122223333", "pw_444455556666")) {
+      assertTrue(!r.out().contains(secret) && !r.err().contains(secret), secret + "\n" + r.describe());
+    }
+  }
+
+  @Test
+  void anErrorLine_isMasked_evenWhenItQuotesWhatAUserPutThere() {
+    var env = CliHarness.env(home);
+    env.put("MY_API_KEY", "abcdefghijklmnop1234");
+    var r = run(env, "--verbose", "replay", home.resolve("abcdefghijklmnop1234.json").toString());
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.err().contains("[masked:MY_API_KEY]"), r::describe);
+    assertTrue(!r.err().contains("abcdefghijklmnop1234") && !r.out().contains("abcdefghijklmnop1234"), r::describe);
+  }
+
+  @Test
   void aWorkerWithABadDefinition_stopsAtStartUp_withOneLinePerProblem() throws Exception {
     write("w.yaml", "agent_class: RESIDENT\ninstructions: x\n");
     var env = CliHarness.env(home);

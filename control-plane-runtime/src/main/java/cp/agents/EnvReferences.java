@@ -48,6 +48,20 @@ final class EnvReferences {
     return new Resolved(out.toString(), problems);
   }
 
+  /** The variables {@code text} references, with their values in {@code env} (unset ones left out), into {@code out}. */
+  static void referenced(String text, Map<String, String> env, Map<String, String> out) {
+    if (text == null) {
+      return;
+    }
+    Matcher m = REFERENCE.matcher(text);
+    while (m.find()) {
+      String value = env.get(m.group(1));
+      if (value != null) {
+        out.put(m.group(1), value);
+      }
+    }
+  }
+
   /** Whether anything but references and white space is written: the text holds a literal value. */
   static boolean hasLiteral(String text) {
     String rest = REFERENCE.matcher(text).replaceAll("");

@@ -79,7 +79,12 @@ final class McpServerChecks {
     if (errors() > before) {
       return Optional.empty();
     }
-    return Optional.of(new McpServerSpec.Stdio(name, command, args, childEnv, cwd));
+    Map<String, String> references = new LinkedHashMap<>();
+    EnvReferences.referenced(s.command(), env, references);
+    s.args().forEach(a -> EnvReferences.referenced(a, env, references));
+    s.env().values().forEach(v -> EnvReferences.referenced(v, env, references));
+    EnvReferences.referenced(s.cwd(), env, references);
+    return Optional.of(new McpServerSpec.Stdio(name, command, args, childEnv, cwd, references));
   }
 
   private Optional<McpServerSpec> http(String name, String key, AgentDefinition.McpServer s, int before) {

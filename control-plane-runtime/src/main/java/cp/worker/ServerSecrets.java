@@ -10,8 +10,10 @@ import java.util.Map;
  * a stdio server's environment values and an HTTP server's header values whose names look secret
  * ({@link SecretMasker#looksSecretName}: {@code GITHUB_TOKEN}, {@code Authorization},
  * {@code X-Api-Key}). Values are as resolved from {@code ${NAME}} references, so a key a definition
- * takes from any variable is masked too. Other values ({@code DEBUG=1}, {@code Accept}) are not
- * secrets and are left alone.
+ * takes from any variable is masked too; and every value a stdio server takes from a {@code ${NAME}}
+ * reference (in its command, arguments, environment or directory), whatever the variable's name
+ * ({@code --url=https://user:${SVC_PASS}@db}). Other values ({@code DEBUG=1}, {@code Accept}) are
+ * not secrets and are left alone.
  */
 final class ServerSecrets {
   private ServerSecrets() {}
@@ -27,6 +29,9 @@ final class ServerSecrets {
           masker.register("mcp " + s.name() + " " + name, value.startsWith("Bearer ") ? value.substring(7) : value);
         }
       });
+      if (s instanceof McpServerSpec.Stdio io) {
+        io.references().forEach((name, value) -> masker.register("mcp " + s.name() + " ${" + name + "}", value));
+      }
     }
     return masker.registered() - before;
   }

@@ -23,4 +23,14 @@ class ServerSecretsTest {
     assertEquals("[masked:mcp gh GITHUB_TOKEN] [masked:mcp search Authorization] /var/log/mcp-server-log application/json-seq",
         m.mask("tok-4f9a8b7c6d5e4f3a2b1c abcdefghij0123456789 /var/log/mcp-server-log application/json-seq"));
   }
+
+  @Test
+  void everyValueAStdioServerTakesFromAReference_isRegistered_andItsCommandLineShowsTheReference() {
+    SecretMasker m = new SecretMasker();
+    McpServerSpec.Stdio s = new McpServerSpec.Stdio("svc", "sh", List.of("--url=https://user:pw_444455556666@db"),
+        Map.of(), null, Map.of("SVC_PASS", "pw_444455556666"));
+    assertEquals(1, ServerSecrets.register(m, List.of(s)));
+    assertEquals("[masked:mcp svc ${SVC_PASS}]", m.mask("pw_444455556666"));
+    assertEquals("stdio: sh --url=https://user:${SVC_PASS}@db", s.describe());
+  }
 }

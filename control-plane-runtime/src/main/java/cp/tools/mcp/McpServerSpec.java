@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  *
  * <p>The values of {@code env} and {@code headers} may be secrets: {@link #toString()} and
  * {@link #describe()} show their names only, so a spec can reach a log line or an exception safely.
+ * A stdio server's command line shows each value taken from a {@code ${NAME}} reference as the
+ * reference, so a key passed as an argument ({@code --api-key ${SVC_TOKEN}}) is never printed.
  */
 public sealed interface McpServerSpec permits McpServerSpec.Stdio, McpServerSpec.Http {
   /** A server name: it prefixes its tools' names, {@code <server>/<tool>} and {@code <server>_<tool>}. */
@@ -31,19 +33,33 @@ public sealed interface McpServerSpec permits McpServerSpec.Stdio, McpServerSpec
    * @param env variables the server gets besides the minimal environment ({@link MinimalEnvironment})
    * @param cwd its working directory, or null for the worker's
    */
-  record Stdio(String name, String command, List<String> args, Map<String, String> env, Path cwd)
-      implements McpServerSpec {
+  record Stdio(String name, String command, List<String> args, Map<String, String> env, Path cwd,
+      Map<String, String> references) implements McpServerSpec {
     public Stdio {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(command, "command");
       args = args == null ? List.of() : List.copyOf(args);
       env = env == null ? Map.of() : Map.copyOf(env);
+      references = references == null ? Map.of() : Map.copyOf(references);
+    }
+
+    /** A server whose values hold no {@code ${NAME}} reference. */
+    public Stdio(String name, String command, List<String> args, Map<String, String> env, Path cwd) {
+      this(name, command, args, env, cwd, Map.of());
     }
 
     @Override
     public String describe() {
-      return "stdio: " + String.join(" ", prepend(command, args)) + (env.isEmpty() ? "" : " (env "
-          + new TreeMap<>(env).keySet() + ")") + (cwd == null ? "" : " in " + cwd);
+      String line = String.join(" ", prepend(command, args));
+      // Longest values first, so a value inside another is not replaced inside the longer one's place.
+      for (Map.Entry<String, String> r : references.entrySet().stream()
+          .sorted((a, b) -> b.getValue().length() - a.getValue().length()).toList()) {
+        if (!r.getValue().isEmpty()) {
+          line = line.replace(r.getValue(), "${" + r.getKey() + "}");
+        }
+      }
+      return "stdio: " + line + (env.isEmpty() ? "" : " (env " + new TreeMap<>(env).keySet() + ")")
+          + (cwd == null ? "" : " in " + cwd);
     }
 
     @Override

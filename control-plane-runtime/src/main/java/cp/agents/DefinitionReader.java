@@ -26,6 +26,8 @@ import java.util.Optional;
 final class DefinitionReader {
   static final String SCHEMA_RESOURCE = "/cp/agents/agent_definition.schema.json";
   static final String APPROVAL_TIMEOUT = "approval_timeout_seconds";
+  /** The largest definition file read: far above any real agent, far below what makes a YAML parser slow. */
+  static final int MAX_FILE_BYTES = 1 << 20;
 
   /** A key written twice is almost always a mistake that would silently win. */
   private static final ObjectMapper YAML = YAMLMapper.builder()
@@ -52,9 +54,24 @@ final class DefinitionReader {
 
   /** The definition in {@code bytes}, or empty with the reasons added to {@code problems}. */
   Optional<AgentDefinition> read(String file, byte[] bytes, List<DefinitionProblem> problems) {
+    if (bytes.length > MAX_FILE_BYTES) {
+      // Refused before parsing: a YAML parser takes minutes over tens of megabytes.
+      problems.add(new DefinitionProblem(file, "", "is " + bytes.length + " bytes; a definition may be at most "
+          + MAX_FILE_BYTES + " bytes (put long instructions in fewer words, not in a bigger file)", false));
+      return Optional.empty();
+    }
+    boolean json = file.toLowerCase(Locale.ROOT).endsWith(".json");
     JsonNode tree;
     try {
-      tree = (file.toLowerCase(Locale.ROOT).endsWith(".json") ? JSON : YAML).readTree(bytes);
+      if (!json) {
+        int documents = yamlDocuments(bytes);
+        if (documents > 1) {
+          problems.add(new DefinitionProblem(file, "", "holds " + documents + " YAML documents (separated by ---);"
+              + " a file defines one agent: put each in a file of its own", false));
+          return Optional.empty();
+        }
+      }
+      tree = (json ? JSON : YAML).readTree(bytes);
     } catch (JsonProcessingException e) {
       problems.add(new DefinitionProblem(file, "", "not valid " + (file.endsWith(".json") ? "JSON" : "YAML") + ": "
           + cp.model.Json.syntaxProblem(e), false));
@@ -92,6 +109,19 @@ final class DefinitionReader {
     }
   }
 
+
+  /** How many YAML documents {@code bytes} holds (the mapper reads only the first). */
+  private static int yamlDocuments(byte[] bytes) throws IOException {
+    int n = 0;
+    try (com.fasterxml.jackson.databind.MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class)
+        .readValues(bytes)) {
+      while (docs.hasNextValue()) {
+        docs.nextValue();
+        n++;
+      }
+    }
+    return n;
+  }
 
   /** {@code approval.approval_timeout_seconds} is accepted as the top-level key; both at once is an error. */
   private static boolean moveApprovalTimeout(String file, ObjectNode root, List<DefinitionProblem> problems) {

@@ -156,6 +156,22 @@ class AgentDefinitionsTest {
   }
 
   @Test
+  void aSecondYamlDocument_isAnError_notDroppedSilently() throws IOException {
+    write("two.yaml", OK + "---\n" + OK.replace("WEATHER", "OTHER"));
+    AgentDefinitions.Result r = check();
+    assertEquals(List.of("two.yaml: holds 2 YAML documents (separated by ---); a file defines one agent: put each in"
+        + " a file of its own"), r.errors().stream().map(Object::toString).toList());
+  }
+
+  @Test
+  void aFileOverTheLimit_isRefusedBeforeItIsParsed() throws IOException {
+    write("huge.yaml", OK + "description: '" + "x".repeat(DefinitionReader.MAX_FILE_BYTES) + "'\n");
+    AgentDefinitions.Result r = check();
+    assertTrue(r.errors().stream().map(Object::toString).anyMatch(e -> e.startsWith("huge.yaml: is ")
+        && e.contains("a definition may be at most " + DefinitionReader.MAX_FILE_BYTES + " bytes")), r.errors()::toString);
+  }
+
+  @Test
   void aClassDefinedTwice_namesBothFiles() throws IOException {
     write("a.yaml", OK);
     write("b.json", "{\"agent_class\": \"WEATHER\", \"instructions\": \"again\"}");

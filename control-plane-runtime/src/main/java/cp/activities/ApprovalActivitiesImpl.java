@@ -70,10 +70,18 @@ public final class ApprovalActivitiesImpl implements ApprovalActivities {
         .metadata(meta).idempotencyKey(APPROVAL_DECIDED + "/" + d.approvalId()).build());
   }
 
+  /** Characters of one argument value shown to the approver: a sentence, a path, a query. */
+  static final int MAX_VALUE_CHARS = 200;
+  /** Characters of the whole summary: a few lines of a terminal, and a bounded ledger entry. */
+  static final int MAX_SUMMARY_CHARS = 1_000;
+
   /**
    * What a person judges the call by: write_file's own summary (path, size, first lines, secret
-   * lines hidden); for another tool the names of its arguments and the size of each value, never
-   * the values, which may hold anything.
+   * lines hidden); for another tool each argument with its value, as JSON, cut at
+   * {@link #MAX_VALUE_CHARS} (a longer one says how long it is) and the whole at
+   * {@link #MAX_SUMMARY_CHARS}. The value of an argument whose name looks secret ({@code api_key},
+   * {@code password}, {@code token}) is hidden, only its length shown. The caller escapes what could
+   * act on a terminal, and the ledger masks configured secrets.
    */
   static String summary(ToolUse use) {
     if (WriteFileTool.ID.equals(use.name())) {
@@ -83,10 +91,20 @@ public final class ApprovalActivitiesImpl implements ApprovalActivities {
     JsonNode in = use.input();
     for (Iterator<String> names = in.fieldNames(); names.hasNext(); ) {
       String n = names.next();
-      JsonNode v = in.get(n);
-      parts.add(n + " (" + (v.isTextual() ? v.asText().length() + " chars" : v.getNodeType().name()
-          .toLowerCase(Locale.ROOT)) + ")");
+      parts.add(n + "=" + shown(n, in.get(n)));
     }
-    return use.name() + " with " + (parts.isEmpty() ? "no arguments" : String.join(", ", parts));
+    String all = parts.isEmpty() ? "no arguments" : String.join(", ", parts);
+    return all.length() <= MAX_SUMMARY_CHARS ? all
+        : all.substring(0, MAX_SUMMARY_CHARS) + "…(" + all.length() + " chars in all)";
+  }
+
+  private static String shown(String name, JsonNode v) {
+    String text = v.isTextual() ? v.asText() : v.toString();
+    if (cp.observability.SecretMasker.looksSecretName(name)) {
+      return "(hidden: " + text.length() + " chars)";
+    }
+    String json = v.isTextual() ? cp.model.Json.write(v) : text;
+    return json.length() <= MAX_VALUE_CHARS ? json
+        : json.substring(0, MAX_VALUE_CHARS) + "…(" + text.length() + " chars)";
   }
 }

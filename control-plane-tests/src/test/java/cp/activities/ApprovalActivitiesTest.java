@@ -111,6 +111,20 @@ class ApprovalActivitiesTest {
   }
 
   @Test
+  void anotherToolsSummary_showsTheArgumentValuesAPersonJudges_boundedWithSecretNamedOnesHidden() {
+    ToolUse use = new ToolUse("tu-2", "everything/echo", Json.object().put("message", "delete customer 42")
+        .put("api_key", "sk-live-abcdefghijklmnop").put("count", 3).put("long", "y".repeat(500)));
+    PendingApproval p = approvals.request(new ApprovalRequest("APR-0000a99e-0001-02-1-2", SID, 1, SID + "/turn-0001",
+        WO, "ADMIN", use, 1, 240, false, 1_700_000_000_000L));
+
+    assertTrue(p.summary().startsWith("message=\"delete customer 42\", api_key=(hidden: 24 chars), count=3, long=\"y"),
+        p.summary());
+    assertTrue(p.summary().endsWith("…(500 chars)"), p.summary());
+    assertFalse(p.summary().contains("sk-live-abcdefghijklmnop"), p.summary());
+    assertFalse(p.summary().startsWith("everything/echo"), "the tool is named beside the summary, not in it");
+  }
+
+  @Test
   void request_showsBidiAndControlCharactersEscaped_inTheSummaryAndItsRecord() {
     // "evil<U+202E>txt.sh" reads as "evilhs.txt" to a person; an ESC sequence could redraw their terminal.
     ToolUse use = new ToolUse("tu-1", "write_file", Json.object().put("path", "HO2/evil\u202Etxt.sh")

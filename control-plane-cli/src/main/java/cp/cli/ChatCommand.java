@@ -25,7 +25,9 @@ import picocli.CommandLine.Option;
  * An interactive session. With no TEMPORAL_ADDRESS everything runs in this process (embedded
  * Temporal service, worker, client) and needs no API key: the offline provider answers.
  * Standard input may be piped (one turn per line); progress goes to stderr only when it is a
- * terminal, so piped output stays clean.
+ * terminal, so piped output stays clean. A reply's live text is printed only when stdout is a
+ * terminal (or {@code --stream} asks): elsewhere each reply is printed once, when its turn is done,
+ * so text the turn withdraws never reaches what a script reads.
  *
  * <p>A turn is one round trip to the session: the Update, nothing before it (issue 21: the
  * chat counts its session's turns from the results instead of asking the session each time).
@@ -36,8 +38,13 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT, or one defined in CP_AGENTS_DIR). Default: ${DEFAULT-VALUE}.")
   String agent;
 
-  @Option(names = "--no-stream", description = "Print each reply only when it is complete, not as it is written.")
+  @Option(names = "--no-stream", description = "Print each reply only when it is complete, not as it is written"
+      + " (what chat does when stdout is not a terminal).")
   boolean noStream;
+
+  @Option(names = "--stream", description = "Print each reply as it is written even when stdout is not a terminal"
+      + " (text the turn withdraws then stays in stdout; stderr says so).")
+  boolean stream;
 
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
@@ -54,6 +61,8 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private int knownTurns;
   /** Set when the person typed exit at an approval question: chat ends after the running turn. */
   private boolean leaveAfterTurn;
+  /** Whether replies are printed as they are written: in a terminal, or when --stream asks. */
+  private boolean liveReplies;
 
   @Override
   public Integer call() throws Exception {
@@ -61,8 +70,13 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     if (session != null) {
       CliPlane.requireSharedService(cfg, "chat --session");
     }
+    if (stream && noStream) {
+      throw new IllegalArgumentException("--stream and --no-stream contradict each other: give one of them");
+    }
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
+    // Piped, a reply's live text is not printed: text the turn withdraws would stay in what a script reads.
+    liveReplies = stream || (!noStream && out == System.out && StdoutTerminal.isTerminal());
     int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg, env())) {
       String sid;
@@ -216,7 +230,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
 
       @Override
       public boolean wantsEvents() {
-        return !noStream;
+        return liveReplies;
       }
 
       @Override

@@ -6,6 +6,7 @@ import cp.client.TurnListener;
 import cp.model.ApprovalResult;
 import cp.model.PendingApproval;
 import cp.model.SessionSummary;
+import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.worker.PlaneConfig;
 import java.io.PrintStream;
@@ -63,6 +64,9 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private boolean leaveAfterTurn;
   /** Whether replies are printed as they are written: in a terminal, or when --stream asks. */
   private boolean liveReplies;
+  /** Input lines sent or meant as turns, and those of them that got no answer: refused, skipped, or ended in error. */
+  private int messages;
+  private int unanswered;
 
   @Override
   public Integer call() throws Exception {
@@ -103,6 +107,12 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
           out.println(banner(cfg, agentClass, sid));
         }
         status = converse(plane, current, agentClass, prompt, interactive, out);
+        if (status == Cpctl.OK && !interactive && unanswered > 0) {
+          // Piped, a script has only the exit status to tell that some of its messages got no answer.
+          err().println("cpctl: " + unanswered + " of " + messages + " message(s) got no answer (refused, skipped or"
+              + " ended in error; see above): exit " + Cpctl.FAILED);
+          status = Cpctl.FAILED;
+        }
         if (ended.compareAndSet(false, true)) {
           SessionSummary s;
           try {
@@ -146,6 +156,8 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       lineNo++;
       if (line.problem() != null) {
         err().println("cpctl: input line " + lineNo + " skipped: " + line.problem());
+        messages++;
+        unanswered++;
         continue;
       }
       String text = line.text();
@@ -201,8 +213,12 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     // Left set when the turn fails: what chat says as it stops names the turn.
     runningTurn = knownTurns + 1;
     TurnResult r = awaitTurn(plane, sid, text, out, interactive, input);
+    messages++;
     if (r != null) {
       knownTurns = r.turn();
+    }
+    if (r == null || TurnOutcome.ERROR.equals(r.outcome())) {
+      unanswered++; // what 'cpctl turn' exits non-zero for: refused (2) or ended in error (1)
     }
     runningTurn = 0;
   }

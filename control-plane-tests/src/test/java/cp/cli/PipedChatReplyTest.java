@@ -95,6 +95,7 @@ class PipedChatReplyTest {
   void pipedChat_aReplyTheFallbackRewrote_stdoutHoldsOnlyTheFinalReply() {
     var r = CliHarness.runWithInput(env(true), "hello\n", "chat");
 
+    assertEquals(Cpctl.OK, r.code(), r::describe);
     assertTrue(requests.contains(BACKUP_MODEL + " stream"), () -> "the backup answered: " + requests + "\n"
         + r.describe());
     List<String> lines = r.out().lines().toList();
@@ -111,6 +112,9 @@ class PipedChatReplyTest {
     assertTrue(requests.stream().filter((PRIMARY_MODEL + " stream")::equals).count() >= 1, () -> requests + "\n"
         + r.describe());
     assertTrue(r.out().startsWith("The service is temporarily unavailable"), r::describe);
+    // Issue 2 of the same report: piped, a turn that ended in error (unavailable) fails the chat, as 'cpctl turn'.
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    assertTrue(r.err().contains("1 of 1 message(s) got no answer"), r::describe);
     assertTrue(!r.out().contains(PARTIAL.trim()), () -> "withdrawn text is not in stdout\n" + r.describe());
   }
 

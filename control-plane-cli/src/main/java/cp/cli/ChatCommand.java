@@ -99,8 +99,10 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       AtomicBoolean ended = new AtomicBoolean();
       // The session this chat talks to: a new one when the user accepts one after the last ended.
       AtomicReference<String> current = new AtomicReference<>(sid);
-      Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended, () -> runningTurn,
-          err(), ChatInterrupt.Cause.CTRL_C), "cpctl-chat-shutdown");
+      // The hook says which signal stopped chat: only SIGINT is a Ctrl-C.
+      ChatSignals signals = ChatSignals.install();
+      Thread hook = new Thread(() -> new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended,
+          () -> runningTurn, err(), signals.cause()).run(), "cpctl-chat-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         if (interactive) {
@@ -134,6 +136,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         throw e;
       } finally {
         removeHook(hook);
+        signals.close();
       }
     }
     return status;

@@ -77,6 +77,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     if (stream && noStream) {
       throw new IllegalArgumentException("--stream and --no-stream contradict each other: give one of them");
     }
+    tenant = TenantOption.check(tenant, env());
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
     // Piped, a reply's live text is not printed: text the turn withdraws would stay in what a script reads.

@@ -43,6 +43,22 @@ class ChatInterruptTest {
     return lines.get(0);
   }
 
+  /** A chat against {@code model} whose turn waits in its last LLM round (held by the fake provider). */
+  private CpctlProcesses.Cli chatInItsLastRound(CpctlProcesses p, MockWebServer server, AnthropicTurnMock model)
+      throws Exception {
+    server.setDispatcher(model);
+    server.start(InetAddress.getLoopbackAddress(), 0);
+    Map<String, String> env = CliHarness.env(home);
+    env.put("CP_PROVIDER", "anthropic");
+    env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
+    env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
+    var chat = p.startInteractive("chat", env, "chat");
+    chat.type(AnthropicTurnMock.QUESTION + "\n");
+    assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+        "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+    return chat;
+  }
+
   @Test
   void ctrlCAtThePrompt_endsTheSession_writesSessionEnd_andSaysSo() throws Exception {
     try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
@@ -67,16 +83,7 @@ class ChatInterruptTest {
   void ctrlCDuringATurn_endsTheSession_andSaysWhatBecameOfTheTurnAndWhereToSeeIt() throws Exception {
     AnthropicTurnMock model = AnthropicTurnMock.holdingRound2();
     try (MockWebServer server = new MockWebServer(); CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
-      server.setDispatcher(model);
-      server.start(InetAddress.getLoopbackAddress(), 0);
-      Map<String, String> env = CliHarness.env(home);
-      env.put("CP_PROVIDER", "anthropic");
-      env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
-      env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
-      var chat = p.startInteractive("chat", env, "chat");
-      chat.type(AnthropicTurnMock.QUESTION + "\n");
-      assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
-          "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+      var chat = chatInItsLastRound(p, server, model);
       chat.signal("INT");
 
       int code = chat.awaitExit();
@@ -136,16 +143,7 @@ class ChatInterruptTest {
   void sigtermDuringATurn_recordsSigtermAsTheEndDetail_notCtrlC() throws Exception {
     AnthropicTurnMock model = AnthropicTurnMock.holdingRound2();
     try (MockWebServer server = new MockWebServer(); CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
-      server.setDispatcher(model);
-      server.start(InetAddress.getLoopbackAddress(), 0);
-      Map<String, String> env = CliHarness.env(home);
-      env.put("CP_PROVIDER", "anthropic");
-      env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
-      env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
-      var chat = p.startInteractive("chat", env, "chat");
-      chat.type(AnthropicTurnMock.QUESTION + "\n");
-      assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
-          "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+      var chat = chatInItsLastRound(p, server, model);
       chat.signal("TERM");
 
       int code = chat.awaitExit();

@@ -118,6 +118,19 @@ class PipedChatReplyTest {
     assertTrue(!r.out().contains(PARTIAL.trim()), () -> "withdrawn text is not in stdout\n" + r.describe());
   }
 
+  /** The same as a separate process whose stdout is a file: what decides is the real descriptor, not the test's stream. */
+  @Test
+  void aChatProcessWritingToAFile_holdsOnlyTheFinalReply(@TempDir Path procs) throws Exception {
+    try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      var chat = p.startInteractive("chat", env(true), "chat");
+      chat.type("hello\nexit\n");
+      assertEquals(Cpctl.OK, chat.awaitExit(), chat.describe());
+      // (On the test classpath the child's log lines go to stdout too: the reply is looked for among them.)
+      assertTrue(chat.stdout().lines().toList().contains(BACKUP), chat.describe());
+      assertTrue(!chat.stdout().contains(PARTIAL.trim()) && !chat.stderr().contains("withdrawn"), chat.describe());
+    }
+  }
+
   /** {@code --stream} asks for the live text even when stdout is not a terminal: it then says what it withdrew. */
   @Test
   void pipedChatWithStream_printsTheLiveText_andSaysWhatWasWithdrawn() {

@@ -6,6 +6,7 @@ import cp.client.TurnListener;
 import cp.model.ApprovalResult;
 import cp.model.PendingApproval;
 import cp.model.SessionSummary;
+import cp.model.TurnOutcome;
 import cp.model.TurnResult;
 import cp.worker.PlaneConfig;
 import java.io.PrintStream;
@@ -25,7 +26,9 @@ import picocli.CommandLine.Option;
  * An interactive session. With no TEMPORAL_ADDRESS everything runs in this process (embedded
  * Temporal service, worker, client) and needs no API key: the offline provider answers.
  * Standard input may be piped (one turn per line); progress goes to stderr only when it is a
- * terminal, so piped output stays clean.
+ * terminal, so piped output stays clean. A reply's live text is printed only when stdout is a
+ * terminal (or {@code --stream} asks): elsewhere each reply is printed once, when its turn is done,
+ * so text the turn withdraws never reaches what a script reads.
  *
  * <p>A turn is one round trip to the session: the Update, nothing before it (issue 21: the
  * chat counts its session's turns from the results instead of asking the session each time).
@@ -36,8 +39,13 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--agent", defaultValue = "ADMIN", description = "Agent class (ADMIN, RESIDENT, or one defined in CP_AGENTS_DIR). Default: ${DEFAULT-VALUE}.")
   String agent;
 
-  @Option(names = "--no-stream", description = "Print each reply only when it is complete, not as it is written.")
+  @Option(names = "--no-stream", description = "Print each reply only when it is complete, not as it is written"
+      + " (what chat does when stdout is not a terminal).")
   boolean noStream;
+
+  @Option(names = "--stream", description = "Print each reply as it is written even when stdout is not a terminal"
+      + " (text the turn withdraws then stays in stdout; stderr says so).")
+  boolean stream;
 
   @Option(names = "--session", description = "Continue an existing session (needs TEMPORAL_ADDRESS).")
   String session;
@@ -54,6 +62,11 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private int knownTurns;
   /** Set when the person typed exit at an approval question: chat ends after the running turn. */
   private boolean leaveAfterTurn;
+  /** Whether replies are printed as they are written: in a terminal, or when --stream asks. */
+  private boolean liveReplies;
+  /** Input lines sent or meant as turns, and those of them that got no answer: refused, skipped, or ended in error. */
+  private int messages;
+  private int unanswered;
 
   @Override
   public Integer call() throws Exception {
@@ -61,8 +74,14 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     if (session != null) {
       CliPlane.requireSharedService(cfg, "chat --session");
     }
+    if (stream && noStream) {
+      throw new IllegalArgumentException("--stream and --no-stream contradict each other: give one of them");
+    }
+    tenant = TenantOption.check(tenant, env());
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
+    // Piped, a reply's live text is not printed: text the turn withdraws would stay in what a script reads.
+    liveReplies = stream || (!noStream && out == System.out && StdoutTerminal.isTerminal());
     int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg, env())) {
       String sid;
@@ -81,14 +100,22 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       AtomicBoolean ended = new AtomicBoolean();
       // The session this chat talks to: a new one when the user accepts one after the last ended.
       AtomicReference<String> current = new AtomicReference<>(sid);
-      Thread hook = new Thread(new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended, () -> runningTurn,
-          err(), ChatInterrupt.Cause.CTRL_C), "cpctl-chat-shutdown");
+      // The hook says which signal stopped chat: only SIGINT is a Ctrl-C.
+      ChatSignals signals = ChatSignals.install();
+      Thread hook = new Thread(() -> new ChatInterrupt(plane, cfg.temporalAddress(), current::get, ended,
+          () -> runningTurn, err(), signals.cause()).run(), "cpctl-chat-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         if (interactive) {
           out.println(banner(cfg, agentClass, sid));
         }
         status = converse(plane, current, agentClass, prompt, interactive, out);
+        if (status == Cpctl.OK && !interactive && unanswered > 0) {
+          // Piped, a script has only the exit status to tell that some of its messages got no answer.
+          err().println("cpctl: " + unanswered + " of " + messages + " message(s) got no answer (refused, skipped or"
+              + " ended in error; see above): exit " + Cpctl.FAILED);
+          status = Cpctl.FAILED;
+        }
         if (ended.compareAndSet(false, true)) {
           SessionSummary s;
           try {
@@ -110,6 +137,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
         throw e;
       } finally {
         removeHook(hook);
+        signals.close();
       }
     }
     return status;
@@ -132,6 +160,8 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
       lineNo++;
       if (line.problem() != null) {
         err().println("cpctl: input line " + lineNo + " skipped: " + line.problem());
+        messages++;
+        unanswered++;
         continue;
       }
       String text = line.text();
@@ -187,8 +217,12 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     // Left set when the turn fails: what chat says as it stops names the turn.
     runningTurn = knownTurns + 1;
     TurnResult r = awaitTurn(plane, sid, text, out, interactive, input);
+    messages++;
     if (r != null) {
       knownTurns = r.turn();
+    }
+    if (r == null || TurnOutcome.ERROR.equals(r.outcome())) {
+      unanswered++; // what 'cpctl turn' exits non-zero for: refused (2) or ended in error (1)
     }
     runningTurn = 0;
   }
@@ -216,7 +250,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
 
       @Override
       public boolean wantsEvents() {
-        return !noStream;
+        return liveReplies;
       }
 
       @Override

@@ -20,7 +20,8 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * What {@code cpctl chat} does on Ctrl-C (SIGINT, run as a shutdown hook), or when it stops on an
+ * What {@code cpctl chat} does on Ctrl-C (SIGINT, run as a shutdown hook; SIGTERM and SIGHUP too, each
+ * named as itself: {@link ChatSignals}), or when it stops on an
  * error (run by chat itself, the hook removed first: issue 20, an error exit is not a Ctrl-C): end
  * the session as cleanly as it can and say in one line on stderr what became of the session and of
  * a running turn, and where to see it. After an error the line comes only when the session was
@@ -46,6 +47,12 @@ final class ChatInterrupt implements Runnable {
   /** Why chat stops: how its line begins, and what SESSION_END's detail names. */
   enum Cause {
     CTRL_C("interrupted (Ctrl-C)", "Ctrl-C in cpctl chat"),
+    /** A termination signal: kill's default, a service manager or a container stopping chat. */
+    SIGTERM("terminated (SIGTERM)", "SIGTERM to cpctl chat"),
+    /** The terminal went away (or kill -HUP). */
+    SIGHUP("hung up (SIGHUP)", "SIGHUP to cpctl chat"),
+    /** The JVM shut down and no signal was seen (a handler the JVM refused, or an exit elsewhere). */
+    SHUTDOWN("stopped (the JVM shut down)", "a shutdown of cpctl chat"),
     ERROR("chat stopped on an error", "an error in cpctl chat");
 
     final String said;

@@ -26,10 +26,11 @@ final class SessionCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       var cfg = config();
+      String t = TenantOption.check(tenant, env());
       CliPlane.requireSharedService(cfg, "session start");
       try (CliPlane plane = CliPlane.open(cfg, env())) {
         plane.requireKnownAgentClass(agent, cfg.worker().taskQueue());
-        out().println(plane.client.startSession(agent, tenant));
+        out().println(plane.client.startSession(agent, t));
       }
       return Cpctl.OK;
     }

@@ -127,6 +127,8 @@ public final class SessionHistory {
   private static final class Builder {
     final int turn;
     String input;
+    /** The user's text from the turn's first WO_PLANNED, for when no EXCHANGE carries it. */
+    String plannedInput;
     String reply;
     String outcome;
     final Map<String, WoView> chain = new java.util.LinkedHashMap<>();
@@ -165,6 +167,13 @@ public final class SessionHistory {
     }
 
     void planned(LedgerEntry e) {
+      // The user's text as the turn planned it: what a turn whose first model call failed (no EXCHANGE
+      // answered: degraded, refused for a budget, interrupted) still has on record.
+      com.fasterxml.jackson.databind.JsonNode text = e.metadata().path("work_order").path("input_context")
+          .path("user_input");
+      if (plannedInput == null && text.isTextual()) {
+        plannedInput = text.asText();
+      }
       String wo = e.workOrderId();
       chain.putIfAbsent(wo, new WoView(wo, e.metaText("wo_type"), "planned", null));
     }
@@ -182,7 +191,7 @@ public final class SessionHistory {
       if (o == null && !degradations.isEmpty()) {
         o = degradedAnswer ? "degraded" : "error";
       }
-      return new TurnView(turn, input, reply, o == null ? "unknown" : o, List.copyOf(chain.values()), in, out, cost,
+      return new TurnView(turn, input != null ? input : plannedInput, reply, o == null ? "unknown" : o, List.copyOf(chain.values()), in, out, cost,
           llmCalls, toolCalls, List.copyOf(degradations), escalated);
     }
   }

@@ -113,13 +113,14 @@ class ChatCommandTest {
   }
 
   @Test
-  void aLineThatIsNotUtf8_isSkippedWithAMessageAndTheChatContinues() throws Exception {
+  void aLineThatIsNotUtf8_isSkippedWithAMessage_theChatContinues_andExitsOne() throws Exception {
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     in.write(new byte[] {(byte) 0xff, (byte) 0xfe, 'h', 'i', (byte) 0xc3, '\n'});
     in.write("hello\nexit\n".getBytes(StandardCharsets.UTF_8));
     var r = runWithInput(CliHarness.env(home), in.toByteArray(), "chat");
-    assertEquals(Cpctl.OK, r.code(), r::describe);
-    assertEquals(1, r.errLines(), r::describe);
+    assertEquals(Cpctl.FAILED, r.code(), () -> "piped, a line that got no answer fails the chat\n" + r.describe());
+    assertEquals(2, r.errLines(), () -> "the refusal, and the summary\n" + r.describe());
+    assertTrue(r.err().contains("cpctl: 1 of 2 message(s) got no answer"), r::describe);
     assertTrue(r.err().contains("input line 1 skipped") && r.err().contains("UTF-8"), r::describe);
     assertNoStackTrace(r);
     assertEquals(1, footers(r).size(), () -> "the next line is still answered\n" + r.describe());
@@ -128,10 +129,11 @@ class ChatCommandTest {
   }
 
   @Test
-  void aLineWithAControlCharacter_isRefusedWithAMessageAndTheChatContinues() {
+  void aLineWithAControlCharacter_isRefusedWithAMessage_theChatContinues_andExitsOne() {
     var r = runWithInput(CliHarness.env(home), "ring \u0007 bell\nhello\nexit\n", "chat");
-    assertEquals(Cpctl.OK, r.code(), r::describe);
-    assertEquals(1, r.errLines(), r::describe);
+    assertEquals(Cpctl.FAILED, r.code(), () -> "piped, a line that got no answer fails the chat\n" + r.describe());
+    assertEquals(2, r.errLines(), () -> "the refusal, and the summary\n" + r.describe());
+    assertTrue(r.err().contains("cpctl: 1 of 2 message(s) got no answer"), r::describe);
     assertTrue(r.err().contains("control character U+0007"), r::describe);
     assertNoStackTrace(r);
     assertEquals(1, footers(r).size(), r::describe);
@@ -139,13 +141,14 @@ class ChatCommandTest {
   }
 
   @Test
-  void aThreeMegabyteLine_isRefusedBeforeItReachesTemporal_andTheChatContinues() {
+  void aThreeMegabyteLine_isRefusedBeforeItReachesTemporal_theChatContinues_andExitsOne() {
     String huge = "x".repeat(3 * 1024 * 1024);
     var r = runWithInput(CliHarness.env(home), huge + "\nhello\nexit\n", "chat");
-    assertEquals(Cpctl.OK, r.code(), r::describe);
-    assertEquals(1, r.errLines(), r::describe);
+    assertEquals(Cpctl.FAILED, r.code(), () -> "piped, a line that got no answer fails the chat\n" + r.describe());
+    assertEquals(2, r.errLines(), () -> "the refusal, and the summary\n" + r.describe());
+    assertTrue(r.err().contains("cpctl: 1 of 2 message(s) got no answer"), r::describe);
     assertTrue(r.err().contains("the message is 3145728 bytes; the limit is 524288 bytes"), r::describe);
-    assertTrue(r.err().length() < 1000, "the refusal does not echo the line");
+    assertTrue(r.err().length() < 1200, "the refusal does not echo the line");
     assertNoStackTrace(r);
     assertEquals(1, footers(r).size(), () -> "the next line is still answered\n" + r.describe());
     assertTrue(r.out().contains("ended: 1 turn(s)"), r::describe);
@@ -194,6 +197,26 @@ class ChatCommandTest {
     List<LedgerEntry> ends = hot("SESSION_END", sid);
     assertEquals(1, ends.size());
     assertEquals("turn_limit", ends.get(0).metaText("end_reason"));
+    assertNoStackTrace(r);
+  }
+
+  /**
+   * A tester's report: piped chat exited 0 though every turn was refused ({@code cpctl turn} exits 2
+   * for it). Piped, chat exits 1 when any message got no answer, and says how many on stderr.
+   */
+  @Test
+  void pipedChatWhoseEveryTurnIsRefused_exitsOne_sayingHowManyGotNoAnswer(@TempDir Path resources) {
+    cp.contracts.CatalogFixture.copyOfShipped(resources).edit("agents/admin.json",
+        a -> ((com.fasterxml.jackson.databind.node.ObjectNode) a.get("budget")).put("session_token_limit", 200)
+            .put("wo_token_budget", 200));
+    var env = CliHarness.env(home);
+    env.put("CP_RESOURCES_DIR", resources.toString());
+    var r = runWithInput(env, "hello\nhello again\n", "chat");
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    assertEquals(0, footers(r).size(), r::describe);
+    assertEquals(2, r.err().lines().filter(l -> l.contains("cannot pay for this turn")).count(), r::describe);
+    assertTrue(r.err().contains("cpctl: 2 of 2 message(s) got no answer"), r::describe);
+    assertTrue(r.out().contains("ended: 0 turn(s)"), () -> "the session is still ended\n" + r.describe());
     assertNoStackTrace(r);
   }
 }

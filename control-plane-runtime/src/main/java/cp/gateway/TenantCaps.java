@@ -42,6 +42,11 @@ public final class TenantCaps {
     return own != null ? Optional.of(own).filter(Caps::any) : fallback.filter(Caps::any);
   }
 
+  /** The tenant ids the file lists under {@code tenants}, as written (ids are case-sensitive). */
+  public Set<String> tenantIds() {
+    return tenants.keySet();
+  }
+
   /** Whether any tenant has a cap. */
   public boolean any() {
     return fallback.isPresent() || !tenants.isEmpty();

@@ -43,6 +43,22 @@ class ChatInterruptTest {
     return lines.get(0);
   }
 
+  /** A chat against {@code model} whose turn waits in its last LLM round (held by the fake provider). */
+  private CpctlProcesses.Cli chatInItsLastRound(CpctlProcesses p, MockWebServer server, AnthropicTurnMock model)
+      throws Exception {
+    server.setDispatcher(model);
+    server.start(InetAddress.getLoopbackAddress(), 0);
+    Map<String, String> env = CliHarness.env(home);
+    env.put("CP_PROVIDER", "anthropic");
+    env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
+    env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
+    var chat = p.startInteractive("chat", env, "chat");
+    chat.type(AnthropicTurnMock.QUESTION + "\n");
+    assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+        "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+    return chat;
+  }
+
   @Test
   void ctrlCAtThePrompt_endsTheSession_writesSessionEnd_andSaysSo() throws Exception {
     try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
@@ -67,16 +83,7 @@ class ChatInterruptTest {
   void ctrlCDuringATurn_endsTheSession_andSaysWhatBecameOfTheTurnAndWhereToSeeIt() throws Exception {
     AnthropicTurnMock model = AnthropicTurnMock.holdingRound2();
     try (MockWebServer server = new MockWebServer(); CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
-      server.setDispatcher(model);
-      server.start(InetAddress.getLoopbackAddress(), 0);
-      Map<String, String> env = CliHarness.env(home);
-      env.put("CP_PROVIDER", "anthropic");
-      env.put("ANTHROPIC_API_KEY", AnthropicTurnMock.API_KEY);
-      env.put("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + server.getPort());
-      var chat = p.startInteractive("chat", env, "chat");
-      chat.type(AnthropicTurnMock.QUESTION + "\n");
-      assertTrue(model.round2Held.await(CpctlProcesses.STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
-          "the turn reached its last LLM round\n" + chat.describe() + "\n" + model.describe());
+      var chat = chatInItsLastRound(p, server, model);
       chat.signal("INT");
 
       int code = chat.awaitExit();
@@ -102,6 +109,56 @@ class ChatInterruptTest {
       assertTrue(exchanges.size() <= 3, exchanges.toString());
       assertTrue(!chat.stdout().contains(AnthropicTurnMock.ANSWER) && !chat.stdout().contains("[success"),
           "no reply was printed for the stopped turn\n" + chat.describe());
+    }
+  }
+
+  /** What a JVM stopped by SIGTERM exits with (128 + 15), as a shell reports it. */
+  static final int SIGTERM_EXIT = 143;
+
+  /**
+   * A tester's report: SIGTERM to chat said "interrupted (Ctrl-C)" and SESSION_END's end_detail
+   * named a Ctrl-C nobody pressed. A termination signal is named as one, at the prompt and during a
+   * turn, in the line and in the ledger.
+   */
+  @Test
+  void sigtermAtThePrompt_endsTheSession_namingSigterm_notCtrlC() throws Exception {
+    try (CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      var chat = p.startInteractive("chat", CliHarness.env(home), "chat");
+      chat.type("hello\n");
+      chat.awaitOutput("[success");
+      chat.signal("TERM");
+
+      assertEquals(SIGTERM_EXIT, chat.awaitExit(), chat.describe());
+      String sid = hot("SESSION_START").get(0).sessionId();
+      List<String> lines = chat.stderr().lines().filter(l -> l.startsWith("cpctl: ")).toList();
+      assertEquals(1, lines.size(), chat.describe());
+      String line = lines.get(0);
+      assertTrue(line.startsWith("cpctl: terminated (SIGTERM): session " + sid + " ended, SESSION_END written"), line);
+      assertTrue(!chat.stderr().contains("Ctrl-C"), chat.describe());
+      assertEquals(1, hot("SESSION_END").size(), chat.describe());
+    }
+  }
+
+  @Test
+  void sigtermDuringATurn_recordsSigtermAsTheEndDetail_notCtrlC() throws Exception {
+    AnthropicTurnMock model = AnthropicTurnMock.holdingRound2();
+    try (MockWebServer server = new MockWebServer(); CpctlProcesses p = CpctlProcesses.onClasspath(procs)) {
+      var chat = chatInItsLastRound(p, server, model);
+      chat.signal("TERM");
+
+      int code = chat.awaitExit();
+      model.release();
+      assertEquals(SIGTERM_EXIT, code, chat.describe());
+      String sid = hot("SESSION_START").get(0).sessionId();
+      List<String> lines = chat.stderr().lines().filter(l -> l.startsWith("cpctl: ")).toList();
+      assertEquals(1, lines.size(), chat.describe());
+      assertTrue(lines.get(0).startsWith("cpctl: terminated (SIGTERM) during turn 1: "), lines.get(0));
+      assertTrue(!chat.stderr().contains("Ctrl-C"), chat.describe());
+      LedgerEntry end = hot("SESSION_END").get(0);
+      assertEquals(sid, end.sessionId());
+      assertEquals("interrupted", end.metaText("end_reason"));
+      assertEquals("SIGTERM to cpctl chat during turn 1", end.metaText("end_detail"), end.toString());
+      assertTrue(!end.reason().contains("Ctrl-C"), end.reason());
     }
   }
 

@@ -77,6 +77,10 @@ final class Degradation {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left,
           tenantCall ? tenant : null));
       if (r instanceof LlmRoundResult.Refused refused) {
+        if (tenantCall && UsdBudgets.isUnpricedRefusal(refused.message())) {
+          return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
+              + refused.message() + ". " + UsdBudgets.PRICE_ADVICE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
+        }
         if (tenantCall && UsdBudgets.isTenantRefusal(refused.message())) {
           // Issue 23: the tenant's daily or monthly cap, with when it resets; never the session's token advice.
           return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "

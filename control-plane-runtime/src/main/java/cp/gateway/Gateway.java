@@ -155,7 +155,17 @@ public final class Gateway {
         } catch (GatewayException e) {
           // Issue 23: on to the next model of the chain, within this attempt, when another model may not fail so.
           PromptRequest failed = current;
-          current = FallbackChain.next(failed, e, config.fallback(), config.rateLimitWait()).orElseThrow(() -> e);
+          FallbackChain.Hop hop = FallbackChain.nextAffordable(failed, e, config.fallback(), config.rateLimitWait(),
+              r -> DollarReservation.shortfall(r, modelOf(r), costs.pricing(providerOf(r), modelOf(r))));
+          List<String> notes = new ArrayList<>();
+          for (FallbackChain.Skip skip : hop.skipped()) {
+            PromptRequest to = skip.request();
+            hot.write(FallbackChain.skippedEntry(failed, providerOf(failed), modelOf(failed), skip, providerOf(to),
+                modelOf(to), e));
+            notes.add("fallback " + providerOf(to) + "/" + modelOf(to) + " skipped for budget: "
+                + cp.model.UsdBudgets.asNote(skip.why()));
+          }
+          current = hop.next().orElseThrow(() -> FallbackChain.withSkips(e, notes));
           hot.write(FallbackChain.entry(failed, providerOf(failed), modelOf(failed), current, providerOf(current),
               modelOf(current), e));
           if (stream != null) {

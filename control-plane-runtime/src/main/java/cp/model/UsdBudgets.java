@@ -35,6 +35,14 @@ public final class UsdBudgets {
         + " cannot be kept for a model without one); it was not sent";
   }
 
+  /**
+   * A refusal quoted inside another failure's message (a fallback model skipped for budget), worded
+   * so that the failure is not read as a dollar budget's refusal ({@link #isRefusal}) itself.
+   */
+  public static String asNote(String refusal) {
+    return refusal.replace(PREFIX, "the dollar budget (").replace("; it was not sent", "");
+  }
+
   /** Whether a work order's error {@code message} is a refusal because its model has no price. */
   public static boolean isUnpricedRefusal(String message) {
     return isRefusal(message) && message.contains(UNPRICED);

@@ -115,7 +115,9 @@ final class Degradation {
         return results.costed(n, "This turn could not run: " + RootCause.applicationMessage(e), TurnOutcome.ERROR,
             FailureCode.PROVIDER_UNREACHABLE.wire(), failedTurn, null);
       }
-      return results.costed(n, UNAVAILABLE, TurnOutcome.ERROR, FailureCode.UNAVAILABLE.wire(), failedTurn, null);
+      // Issue 23: what failed (the provider's error, a fallback skipped for budget), not only "unavailable".
+      return results.costed(n, UNAVAILABLE + " What failed: " + message, TurnOutcome.ERROR,
+          FailureCode.UNAVAILABLE.wire(), failedTurn, null);
     }
   }
 

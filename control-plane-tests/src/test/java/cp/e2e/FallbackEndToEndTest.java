@@ -140,6 +140,36 @@ class FallbackEndToEndTest {
   }
 
   /**
+   * Issue 23: the same with a tenant's daily cap ($0.03) in place of the work order's dollars: the
+   * dearer fallback, refused by the tenant's cap when it is sent, is passed over and the primary is
+   * retried. Before, the turn ended on the cap ("USD budget (tenant_day) … try again after the reset")
+   * while the tenant had nearly all of its day left.
+   */
+  @Test
+  void aFallbackTheTenantsCapRefuses_isPassedOver_andThePrimaryIsRetried() throws Exception {
+    primary.setDispatcher(overloadedThenAnswering(1));
+    backup.setDispatcher(ANSWERING);
+    Map<String, String> env = env(true);
+    env.put("CP_PRICES_FILE", Files.writeString(tmp.resolve("prices.yaml"), """
+        primary-1: {input_per_mtok: 1.0, output_per_mtok: 5.0}
+        backup-1: {input_per_mtok: 15.0, output_per_mtok: 75.0}
+        """).toString());
+    env.put("CP_TENANTS_FILE", Files.writeString(tmp.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 0.03}}}").toString());
+    try (PlaneFixture plane = PlaneFixture.start(env, PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER", "acme");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+
+      assertEquals("success", r.outcome(), r::toString);
+      assertEquals(0, backup.getRequestCount(), "the fallback the tenant's cap refuses is never asked");
+      assertEquals(3, primary.getRequestCount(), "classify overloaded, classify retried, synthesize");
+      List<LedgerEntry> rejected = hot(plane, sid, "PROMPT_REJECTED");
+      assertEquals(1, rejected.size(), "the fallback's refusal is recorded");
+      assertEquals("budget_exhausted", rejected.get(0).metaText("error_code"), rejected.get(0).metadata().toString());
+    }
+  }
+
+  /**
    * Issue 23: when the overload lasts, the work order fails as the provider failed (after its
    * retries on the primary, never a budget failure), and the user's message names the 529 and the
    * fallback skipped for budget (here the degraded call's fallback, which no work order's dollars

@@ -47,7 +47,8 @@ final class StartUpPrices {
       }
     }
     byModel.forEach((key, t) -> out.add(cp.model.UsdBudgets.TENANTS_FILE + " sets tenants' dollar caps, but model '"
-        + t.modelName() + "' (provider " + t.providerName() + "; agent " + String.join(", agent ", users.get(key))
+        + t.modelName() + "' (" + (t.provider() == null ? "the worker's provider" : "provider " + t.provider())
+        + "; agent " + String.join(", agent ", users.get(key))
         + ") has no price, so no call to it could be held to a cap: add its price to "
         + cp.gateway.PriceTable.PRICES_FILE + " (or " + cp.gateway.PriceTable.PRICE_INPUT + " and "
         + cp.gateway.PriceTable.PRICE_OUTPUT + " for the worker's provider)"));

@@ -115,7 +115,13 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
         java.tools().forEach(t -> tools.add(t.registered()));
         ToolRegistry registry = ToolRegistry.of(tools);
         Catalog catalog = Catalog.load(cfg.catalogSource(), PlaneConfig.CATALOG_REQUIREMENTS.withTools(registry));
-        AgentDefinitions.Result r = AgentDefinitions.check(target, catalog, registry, env());
+        AgentDefinitions.Result checked = AgentDefinitions.check(target, catalog, registry, env());
+        List<DefinitionProblem> unpriced = cp.agents.DefinitionPrices.check(checked.definitions(), cfg.prices(),
+            cfg.provider().type().id());
+        List<DefinitionProblem> all = new ArrayList<>(checked.problems());
+        all.addAll(unpriced);
+        AgentDefinitions.Result r = new AgentDefinitions.Result(checked.definitions().stream()
+            .filter(d -> unpriced.stream().noneMatch(p -> p.file().equals(d.file()))).toList(), all);
         for (DefinitionProblem p : r.problems()) {
           out().println(p);
         }

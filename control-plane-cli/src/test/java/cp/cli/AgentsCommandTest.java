@@ -90,6 +90,40 @@ class AgentsCommandTest {
     assertTrue(r.err().contains(dir + ": 1 agent definition(s) valid, 0 error(s), 0 warning(s)"), r::describe);
   }
 
+  /**
+   * Issue 23: a definition with a dollar budget whose model or fallback entry has no price stops the
+   * worker at start, so the check says so too (it said the definitions were valid): one error per
+   * entry, naming the file, the key and the model. Priced by CP_PRICES_FILE, the same files are clean.
+   */
+  @Test
+  void checkOnADollarBudgetWithAnUnpricedModelOrFallback_isAnErrorNamingTheEntry() throws IOException {
+    write("budget.yaml", OK.formatted("BUDGET") + "model: {provider: anthropic, name: claude-sonnet-4-5}\n"
+        + "fallback: [{provider: openai, name: unpriced-model, base_url: 'http://127.0.0.1:1/v1'}]\n"
+        + "budget: {session_usd: 0.5, work_order_usd: 0.3}\n");
+    write("primary.yaml", OK.formatted("PRIMARY") + "model: {provider: anthropic, name: unpriced-x}\n"
+        + "budget: {session_usd: 0.5}\n");
+    write("free.yaml", OK.formatted("FREE") + "model: {provider: anthropic, name: unpriced-y}\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    List<String> lines = r.out().lines().toList();
+    assertEquals(2, lines.size(), r::describe);
+    assertTrue(lines.contains("budget.yaml: fallback[0]: model 'unpriced-model' has no price, and the agent has a"
+        + " dollar budget (budget.work_order_usd/session_usd) that cannot be kept without one: add it to"
+        + " CP_PRICES_FILE or remove the dollar budget (the worker will not start)"), r::describe);
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("primary.yaml: model: model 'unpriced-x' has no price")),
+        r::describe);
+    assertTrue(r.err().contains("1 agent definition(s) valid, 2 error(s)"), r::describe);
+
+    var env = CliHarness.env(home);
+    env.put("CP_PRICES_FILE", Files.writeString(home.resolve("prices.yaml"), "unpriced-model: {input_per_mtok: 1,"
+        + " output_per_mtok: 2}\nunpriced-x: {input_per_mtok: 1, output_per_mtok: 2}\n").toString());
+    var priced = run(env, "agents", "check", dir.toString());
+    assertEquals(Cpctl.OK, priced.code(), priced::describe);
+    assertEquals("", priced.out(), priced::describe);
+  }
+
   @Test
   void checkWithoutADirectory_isAOneLineUsageError() {
     var r = run(CliHarness.env(home), "agents", "check");

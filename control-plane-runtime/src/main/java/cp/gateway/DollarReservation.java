@@ -22,8 +22,7 @@ final class DollarReservation {
     }
     String level = r.usdBudgetLevel() == null ? UsdBudgets.WORK_ORDER : r.usdBudgetLevel();
     if (pricing.isEmpty()) {
-      return Optional.of(UsdBudgets.refusal(level, r.usdBudgetRemaining(), Double.POSITIVE_INFINITY, "model '" + model
-          + "' has no price (CP_PRICES_FILE), so no dollar budget can be kept"));
+      return Optional.of(UsdBudgets.unpricedRefusal(level, model));
     }
     long estimate = TokenEstimate.ofPrompt(r);
     double worst = pricing.get().worstCase(estimate, Math.max(0, r.maxTokens()));

@@ -34,6 +34,58 @@ final class FallbackChain {
         .hop((r.hop() == null ? 0 : r.hop()) + 1).build());
   }
 
+  /** A model of the chain passed over because the call's budget cannot pay for it there: its request and why. */
+  record Skip(PromptRequest request, String why) {}
+
+  /** Where the chain goes after a failure: the request to send next (empty: none), and the models skipped for budget. */
+  record Hop(Optional<PromptRequest> next, List<Skip> skipped) {}
+
+  /**
+   * As {@link #next}, passing over each model whose price the call's dollar budget cannot pay
+   * ({@code shortfall}: why not, or empty when it can): a dearer fallback the budget cannot pay
+   * for is no way out of a passing failure, so the chain goes on to the next model, and with none
+   * left the call fails as its own model did (and is retried on it as usual).
+   */
+  static Hop nextAffordable(PromptRequest r, GatewayException failed, List<FallbackModel> defaults,
+      Duration rateLimitWait, java.util.function.Function<PromptRequest, Optional<String>> shortfall) {
+    List<Skip> skipped = new java.util.ArrayList<>();
+    Optional<PromptRequest> n = next(r, failed, defaults, rateLimitWait);
+    while (n.isPresent()) {
+      Optional<String> why = shortfall.apply(n.get());
+      if (why.isEmpty()) {
+        return new Hop(n, skipped);
+      }
+      skipped.add(new Skip(n.get(), why.get()));
+      List<FallbackModel> rest = n.get().fallback();
+      n = rest.isEmpty() ? Optional.empty() : Optional.of(n.get().toBuilder().provider(rest.get(0).provider())
+          .model(rest.get(0).model()).fallback(rest.subList(1, rest.size())).hop(n.get().hop() + 1).build());
+    }
+    return new Hop(Optional.empty(), skipped);
+  }
+
+  /** The FALLBACK entry of a model of the chain skipped after {@code from} failed, because the budget cannot pay for it. */
+  static LedgerEntry skippedEntry(PromptRequest from, String fromProvider, String fromModel, Skip skip,
+      String toProvider, String toModel, GatewayException why) {
+    LedgerEntry sent = entry(from, fromProvider, fromModel, skip.request(), toProvider, toModel, why);
+    ObjectNode m = sent.metadata().deepCopy();
+    m.put("skipped", "budget");
+    m.put("skip_reason", skip.why());
+    return LedgerEntry.builder(EventType.FALLBACK.wire()).submissionId(from.contractId()).decision("SKIPPED")
+        .reason(toProvider + "/" + toModel + " skipped after " + fromProvider + "/" + fromModel + " failed ("
+            + why.errorCode() + "): the budget cannot pay for it")
+        .metadata(m).idempotencyKey(ExchangeRecords.attemptKey(EventType.FALLBACK.wire(), skip.request()) == null ? null
+            : ExchangeRecords.attemptKey(EventType.FALLBACK.wire(), skip.request()) + "/skipped").build();
+  }
+
+  /** {@code failed} with a note of the fallback models the budget could not pay for, as the call's failure. */
+  static GatewayException withSkips(GatewayException failed, List<String> notes) {
+    if (notes.isEmpty()) {
+      return failed;
+    }
+    return new GatewayException(failed.code(), failed.retryAfter().orElse(null), failed.entryId(), failed.getMessage()
+        + "; " + String.join("; ", notes), failed.attemptLimit());
+  }
+
   static boolean eligible(GatewayException e, Duration rateLimitWait) {
     FailureCode c = e.code();
     if (c == FailureCode.RATE_LIMITED) {

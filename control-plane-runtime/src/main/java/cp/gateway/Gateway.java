@@ -70,6 +70,7 @@ public final class Gateway {
   private final TenantGuard tenants;
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
+  private final FallbackHops hops;
 
   /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
@@ -108,6 +109,8 @@ public final class Gateway {
     this.clock = clock;
     this.spool = Objects.requireNonNull(spool, "spool");
     this.costs = new ExchangeCost(config.prices());
+    this.hops = new FallbackHops(hot, config, this::providerOf, this::modelOf,
+        r -> DollarReservation.shortfall(r, modelOf(r), costs.pricing(providerOf(r), modelOf(r))));
   }
 
   /**
@@ -149,19 +152,26 @@ public final class Gateway {
   public PromptResponse route(PromptRequest request, StreamSink stream) {
     try {
       PromptRequest current = request;
+      PromptRequest failed = null; // the model whose failure sent the call on along its chain, once one failed
+      GatewayException failure = null;
+      List<String> skipped = new ArrayList<>(); // fallbacks passed over for budget, for the failure's message
       while (true) {
         try {
-          return routeRecorded(current, stream);
+          PromptResponse r = routeRecorded(current, stream);
+          if (failure == null || r.outcome() != RouteOutcome.REJECTED || !BUDGET_EXHAUSTED.equals(r.errorCode())) {
+            return r;
+          }
+          // Issue 23: a fallback a budget refused when sent (a tenant's cap) is passed over, as one the work
+          // order's dollars cannot pay for: the call fails as its own model did and is retried on it.
+          skipped.add(hops.skipNote(current, r.errorMessage()));
         } catch (GatewayException e) {
-          // Issue 23: on to the next model of the chain, within this attempt, when another model may not fail so.
-          PromptRequest failed = current;
-          current = FallbackChain.next(failed, e, config.fallback(), config.rateLimitWait()).orElseThrow(() -> e);
-          hot.write(FallbackChain.entry(failed, providerOf(failed), modelOf(failed), current, providerOf(current),
-              modelOf(current), e));
+          failed = current;
+          failure = e;
           if (stream != null) {
             stream.restart(); // the failed model may have streamed part of a reply: the next one starts over
           }
         }
+        current = hops.next(current, failed, failure, skipped);
       }
     } catch (LedgerException e) {
       Optional<LedgerUnreachableException> down = RootCause.first(e, LedgerUnreachableException.class);

@@ -109,8 +109,8 @@ public final class TenantGuard implements AutoCloseable {
       return new Outcome(new Held(null), null);
     }
     if (pricing.isEmpty()) {
-      return new Outcome(null, UsdBudgets.refusal(TenantCounters.DAY, 0, Double.POSITIVE_INFINITY, "model '" + model
-          + "' has no price (CP_PRICES_FILE), so tenant " + tenant + "'s caps cannot be kept"));
+      String level = c.get().dailyUsd().isPresent() ? TenantCounters.DAY : TenantCounters.MONTH;
+      return new Outcome(null, UsdBudgets.unpricedRefusal(level, model));
     }
     long estimate = TokenEstimate.ofPrompt(r);
     double worst = pricing.get().worstCase(estimate, Math.max(0, r.maxTokens()));
@@ -162,6 +162,11 @@ public final class TenantGuard implements AutoCloseable {
    */
   public boolean capped(String tenant) {
     return counters != null && caps.of(TenantId.orDefault(tenant)).isPresent();
+  }
+
+  /** Whether this guard keeps any tenant's daily or monthly cap (CP_TENANTS_FILE sets one). */
+  public boolean keepsCaps() {
+    return counters != null && caps.any();
   }
 
   /** A tenant cap that cannot pay for a call: the counters' decision and what the call needs. */

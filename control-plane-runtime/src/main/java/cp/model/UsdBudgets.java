@@ -23,6 +23,35 @@ public final class UsdBudgets {
         + detail + "); it was not sent";
   }
 
+  /** What a refusal says when the call's model has no price, so no dollar budget can be kept for it. */
+  static final String UNPRICED = ") cannot be kept for this call: model '";
+
+  /**
+   * The gateway's refusal of a call whose {@code model} has no price: no reservation can be worked
+   * out, so no {@code level} budget can be kept for it. The fix is a price, never a reset or a higher cap.
+   */
+  public static String unpricedRefusal(String level, String model) {
+    return PREFIX + level + UNPRICED + model + "' has no price; add its price to CP_PRICES_FILE (a dollar budget"
+        + " cannot be kept for a model without one); it was not sent";
+  }
+
+  /**
+   * A refusal quoted inside another failure's message (a fallback model skipped for budget), worded
+   * so that the failure is not read as a dollar budget's refusal ({@link #isRefusal}) itself.
+   */
+  public static String asNote(String refusal) {
+    return refusal.replace(PREFIX, "the dollar budget (").replace("; it was not sent", "");
+  }
+
+  /** Whether a work order's error {@code message} is a refusal because its model has no price. */
+  public static boolean isUnpricedRefusal(String message) {
+    return isRefusal(message) && message.contains(UNPRICED);
+  }
+
+  /** What the user reads after an unpriced refusal: who can fix it and how; no reset or cap helps. */
+  public static final String PRICE_ADVICE = "An operator must add that model's price to CP_PRICES_FILE (and restart"
+      + " the worker); asking again, waiting for a reset or raising a cap does not help.";
+
   /** The file of the tenants' caps. */
   public static final String TENANTS_FILE = "CP_TENANTS_FILE";
   /** The level of a tenant's cap per UTC day ({@code CP_TENANTS_FILE} daily_usd). */

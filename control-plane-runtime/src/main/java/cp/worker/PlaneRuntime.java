@@ -215,8 +215,13 @@ public final class PlaneRuntime implements AutoCloseable {
         id -> new CircuitBreaker(id, config.breaker()), clock,
         ExchangeSpool.in(ledgers.layout().ledgerDirectory(cp.ledger.Tier.HOT), clock), services.telemetry(), tenants);
     gateway.breaker(provider.id()); // its cp_circuit_breaker_state gauge exists from the start (issue 14)
-    java.util.List<String> unpriced = new cp.activities.AgentPrices(catalog, gateway,
-        config.provider().settings().map(s -> s.defaultModel()).orElse(null)).unpriced(cp.model.ContractIds.PLANNED);
+    java.util.Map<String, String> files = new java.util.HashMap<>();
+    if (agents != null) {
+      agents.definitions().definitions().forEach(d -> files.put(d.definition().agentClass(), d.file()));
+    }
+    java.util.List<String> unpriced = StartUpPrices.problems(catalog, new cp.activities.AgentPrices(catalog, gateway,
+        config.provider().settings().map(s -> s.defaultModel()).orElse(null)), cp.model.ContractIds.PLANNED,
+        chain.models(), files, tenants.keepsCaps());
     if (!unpriced.isEmpty()) {
       tenants.close();
       ledgers.close();

@@ -93,6 +93,10 @@ final class Degradation {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left,
           tenantCall ? tenant : null, usdLeft));
       if (r instanceof LlmRoundResult.Refused refused) {
+        if (tenantCall && UsdBudgets.isUnpricedRefusal(refused.message())) {
+          return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
+              + refused.message() + ". " + UsdBudgets.PRICE_ADVICE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
+        }
         if (usdLeft != null && UsdBudgets.isRefusal(refused.message())
             && !UsdBudgets.isTenantRefusal(refused.message())) {
           // The session's dollars cannot pay for the call's worst case: it was not sent.
@@ -134,7 +138,9 @@ final class Degradation {
         return results.costed(n, "This turn could not run: " + RootCause.applicationMessage(e), TurnOutcome.ERROR,
             FailureCode.PROVIDER_UNREACHABLE.wire(), failedTurn, null);
       }
-      return results.costed(n, UNAVAILABLE, TurnOutcome.ERROR, FailureCode.UNAVAILABLE.wire(), failedTurn, null);
+      // Issue 23: what failed (the provider's error, a fallback skipped for budget), not only "unavailable".
+      return results.costed(n, UNAVAILABLE + " What failed: " + message, TurnOutcome.ERROR,
+          FailureCode.UNAVAILABLE.wire(), failedTurn, null);
     }
   }
 

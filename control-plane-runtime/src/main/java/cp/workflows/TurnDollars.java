@@ -60,6 +60,16 @@ final class TurnDollars {
         && UsdBudgets.isRefusal(failed.error().message());
   }
 
+  /**
+   * What the user reads when {@code failed}'s call was refused because its model has no price (any
+   * dollar budget: the work order's, the session's, a tenant's): the fix is a price, not a cap or a reset.
+   */
+  static String unpriced(WorkOrder failed) {
+    return "This turn stopped before it had an answer: its " + failed.woType().wireName() + " work order "
+        + failed.woId() + " could not send its next model call: " + failed.error().message() + ". "
+        + UsdBudgets.PRICE_ADVICE;
+  }
+
   /** What the user reads when a dollar budget stopped the turn; {@code failed} null: the session's was spent before. */
   String message(WorkOrder failed, double turnSpent) {
     String cls = profile.agentClass();

@@ -1,6 +1,7 @@
 package cp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,6 +70,56 @@ class DollarBudgetEndToEndTest {
         () -> PlaneFixture.start(env(Map.of()), PlaneRuntime::builtinTools).close());
     assertTrue(e.getMessage().contains("agent WEATHER has a dollar budget") && e.getMessage().contains("'llama3:8b'")
         && e.getMessage().contains("CP_PRICES_FILE"), e.getMessage());
+  }
+
+  /** The plane's environment with one agent file, {@code budget.yaml}, of {@code definition}. */
+  private Map<String, String> envWithAgent(String definition, Map<String, String> extra) throws Exception {
+    Path agents = Files.createDirectories(tmp.resolve("agents"));
+    Files.writeString(agents.resolve("budget.yaml"), definition);
+    Map<String, String> env = new java.util.HashMap<>(PlaneFixture.env(tmp.resolve("home"),
+        Map.of("CP_AGENTS_DIR", agents.toString(), "LOCAL_MODEL_KEY", "k-0123456789", "PATH", System.getenv("PATH"))));
+    env.putAll(extra);
+    return env;
+  }
+
+  @Test
+  void aDollarBudgetOnAnAgentWhoseFallbackModelHasNoPrice_isAStartUpError_namingTheFileTheEntryAndTheModel()
+      throws Exception {
+    Path prices = Files.writeString(tmp.resolve("prices.yaml"), "llama3:8b: {input_per_mtok: 1, output_per_mtok: 2}\n");
+    String definition = """
+        agent_class: BUDGET
+        instructions: You answer briefly.
+        model: {provider: openai, name: 'llama3:8b', base_url: '%1$s', api_key_env: LOCAL_MODEL_KEY}
+        fallback: [{provider: openai, name: unpriced-model, base_url: '%1$s', api_key_env: LOCAL_MODEL_KEY}]
+        budget: {session_usd: 0.5, work_order_usd: 0.3}
+        """.formatted(local.url("/v1").toString());
+    ConfigException e = assertThrows(ConfigException.class, () -> PlaneFixture.start(
+        envWithAgent(definition, Map.of("CP_PRICES_FILE", prices.toString())), PlaneRuntime::builtinTools).close());
+    assertTrue(e.getMessage().contains("agent BUDGET has a dollar budget") && e.getMessage().contains("budget.yaml")
+        && e.getMessage().contains("fallback[0]") && e.getMessage().contains("'unpriced-model'")
+        && e.getMessage().contains("CP_PRICES_FILE"), e.getMessage());
+    assertFalse(e.getMessage().contains("llama3:8b"), "the primary has a price: " + e.getMessage());
+
+    // With the fallback priced too, the same plane starts.
+    Files.writeString(prices, "llama3:8b: {input_per_mtok: 1, output_per_mtok: 2}\n"
+        + "unpriced-model: {input_per_mtok: 1, output_per_mtok: 2}\n");
+    PlaneFixture.start(envWithAgent(definition, Map.of("CP_PRICES_FILE", prices.toString())),
+        PlaneRuntime::builtinTools).close();
+  }
+
+  @Test
+  void aDollarBudgetOnAnAgentTakingCpFallbackModelsWithAnUnpricedModel_isAStartUpError_namingTheEntry()
+      throws Exception {
+    String definition = """
+        agent_class: BUDGET
+        instructions: You answer briefly.
+        budget: {session_usd: 0.5, work_order_usd: 0.3}
+        """;
+    ConfigException e = assertThrows(ConfigException.class, () -> PlaneFixture.start(envWithAgent(definition,
+        Map.of("CP_FALLBACK_MODELS", "openai:mystery-2", "OPENAI_API_KEY", "sk-test-0123456789",
+            "OPENAI_BASE_URL", local.url("/v1").toString())), PlaneRuntime::builtinTools).close());
+    assertTrue(e.getMessage().contains("agent BUDGET has a dollar budget")
+        && e.getMessage().contains("CP_FALLBACK_MODELS entry 1") && e.getMessage().contains("'mystery-2'") && e.getMessage().contains("CP_PRICES_FILE"), e.getMessage());
   }
 
   @Test

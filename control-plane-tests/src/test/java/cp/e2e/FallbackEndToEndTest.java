@@ -1,6 +1,7 @@
 package cp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +76,124 @@ class FallbackEndToEndTest {
     env.put("CP_LLM_MAX_ATTEMPTS", "2");
     env.put("CP_DEGRADED_MAX_ATTEMPTS", "1");
     return env;
+  }
+
+  /** Answers after failing the first {@code failures} requests with 529 (overloaded). */
+  private static Dispatcher overloadedThenAnswering(int failures) {
+    java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+    Dispatcher overloaded = failing(529);
+    return new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest r) throws InterruptedException {
+        return seen.incrementAndGet() <= failures ? overloaded.dispatch(r) : ANSWERING.dispatch(r);
+      }
+    };
+  }
+
+  /**
+   * The agent of {@link #env} with a dollar budget its own model (primary-1, cheap) can pay for and
+   * its fallback (backup-1, at claude-opus-4-1's list price) cannot: $0.03 is less than max_tokens
+   * 800 at $75 per million output tokens alone ($0.06).
+   */
+  private Map<String, String> envWithTightBudget() throws Exception {
+    Map<String, String> env = env(true);
+    Path agent = tmp.resolve("agents").resolve("weather.yaml");
+    Files.writeString(agent, Files.readString(agent) + "max_tokens: 800\nbudget: {work_order_usd: 0.03,"
+        + " session_usd: 0.5}\n");
+    env.put("CP_PRICES_FILE", Files.writeString(tmp.resolve("prices.yaml"), """
+        primary-1: {input_per_mtok: 1.0, output_per_mtok: 5.0}
+        backup-1: {input_per_mtok: 15.0, output_per_mtok: 75.0}
+        """).toString());
+    return env;
+  }
+
+  /**
+   * Issue 23: a passing overload of the agent's own model with a fallback its work order's dollars
+   * cannot pay for. Before, the call went on to the fallback, which the budget refused, and the
+   * turn ended at once with "cannot pay for its next model call", the 529 unmentioned and the
+   * primary never retried. Now the fallback is skipped (a FALLBACK entry SKIPPED, for budget) and
+   * the primary is retried as it would be without a fallback, and answers.
+   */
+  @Test
+  void aFallbackTheBudgetCannotPayFor_isSkipped_andThePrimaryIsRetried() throws Exception {
+    primary.setDispatcher(overloadedThenAnswering(1));
+    backup.setDispatcher(ANSWERING);
+    try (PlaneFixture plane = PlaneFixture.start(envWithTightBudget(), PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+
+      assertEquals("success", r.outcome(), r::toString);
+      assertEquals("Sunny.", r.response());
+      assertEquals(0, backup.getRequestCount(), "the fallback the budget cannot pay for is never asked");
+      assertEquals(3, primary.getRequestCount(), "classify overloaded, classify retried, synthesize");
+      List<LedgerEntry> fallbacks = hot(plane, sid, "FALLBACK");
+      assertEquals(1, fallbacks.size(), fallbacks::toString);
+      LedgerEntry skipped = fallbacks.get(0);
+      assertEquals("SKIPPED", skipped.decision());
+      assertEquals("budget", skipped.metaText("skipped"));
+      assertEquals("backup-1", skipped.metaText("to_model"));
+      assertEquals("overloaded", skipped.metaText("error_code"));
+      assertTrue(skipped.metaText("skip_reason").contains("USD budget (work_order) has $0.0300 left"),
+          skipped.metadata().toString());
+      assertEquals(List.of(), hot(plane, sid, "PROMPT_REJECTED"), "no call was refused for budget");
+    }
+  }
+
+  /**
+   * Issue 23: the same with a tenant's daily cap ($0.03) in place of the work order's dollars: the
+   * dearer fallback, refused by the tenant's cap when it is sent, is passed over and the primary is
+   * retried. Before, the turn ended on the cap ("USD budget (tenant_day) … try again after the reset")
+   * while the tenant had nearly all of its day left.
+   */
+  @Test
+  void aFallbackTheTenantsCapRefuses_isPassedOver_andThePrimaryIsRetried() throws Exception {
+    primary.setDispatcher(overloadedThenAnswering(1));
+    backup.setDispatcher(ANSWERING);
+    Map<String, String> env = env(true);
+    env.put("CP_PRICES_FILE", Files.writeString(tmp.resolve("prices.yaml"), """
+        primary-1: {input_per_mtok: 1.0, output_per_mtok: 5.0}
+        backup-1: {input_per_mtok: 15.0, output_per_mtok: 75.0}
+        """).toString());
+    env.put("CP_TENANTS_FILE", Files.writeString(tmp.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 0.03}}}").toString());
+    try (PlaneFixture plane = PlaneFixture.start(env, PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER", "acme");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+
+      assertEquals("success", r.outcome(), r::toString);
+      assertEquals(0, backup.getRequestCount(), "the fallback the tenant's cap refuses is never asked");
+      assertEquals(3, primary.getRequestCount(), "classify overloaded, classify retried, synthesize");
+      List<LedgerEntry> rejected = hot(plane, sid, "PROMPT_REJECTED");
+      assertEquals(1, rejected.size(), "the fallback's refusal is recorded");
+      assertEquals("budget_exhausted", rejected.get(0).metaText("error_code"), rejected.get(0).metadata().toString());
+    }
+  }
+
+  /**
+   * Issue 23: when the overload lasts, the work order fails as the provider failed (after its
+   * retries on the primary, never a budget failure), and the user's message names the 529 and the
+   * fallback skipped for budget (here the degraded call's fallback, which no work order's dollars
+   * bind, is overloaded too).
+   */
+  @Test
+  void aLastingOverload_withAnUnaffordableFallback_failsNamingThe529AndTheSkippedFallback() throws Exception {
+    primary.setDispatcher(failing(529));
+    backup.setDispatcher(failing(529));
+    try (PlaneFixture plane = PlaneFixture.start(envWithTightBudget(), PlaneRuntime::builtinTools)) {
+      String sid = plane.client.startSession("WEATHER");
+      TurnResult r = plane.client.turn(sid, "weather in Lisbon?");
+
+      assertNotEquals("success", r.outcome(), r::toString);
+      assertNotEquals("budget_exhausted", r.errorCode(), r::toString);
+      System.out.println("a lasting overload with an unaffordable fallback: " + r.response());
+      assertTrue(r.response().contains("HTTP 529") && r.response().contains("OVERLOADED"), r.response());
+      assertTrue(r.response().contains("fallback openai@WEATHER~1/backup-1 skipped for budget"), r.response());
+      assertFalse(r.response().contains("Infinity"), r.response());
+      // The work order's two attempts went to the primary and skipped the fallback; the degraded call may try it.
+      assertEquals(2, hot(plane, sid, "FALLBACK").stream().filter(f -> "SKIPPED".equals(f.decision())).count());
+      assertTrue(primary.getRequestCount() >= 3, "retried on the primary: " + primary.getRequestCount());
+      assertEquals(1, backup.getRequestCount(), "only the degraded call, which no work order's dollars bind");
+    }
   }
 
   private static List<LedgerEntry> hot(PlaneFixture plane, String sid, String type) {

@@ -115,6 +115,18 @@ class GatewayCostTest {
   }
 
   @Test
+  void dollarBudget_onAModelWithNoPrice_saysTheFixIsAPrice_neverAnInfiniteReservation() {
+    h.provider.answers(GatewayHarness.reply("ok"));
+
+    PromptResponse r = priced(Map.of()).route(request().model("mystery-1").usdBudget(100.0, "work_order").build());
+
+    assertFalse(r.errorMessage().contains("Infinity"), r.errorMessage());
+    assertTrue(r.errorMessage().startsWith("USD budget (work_order) cannot be kept for this call: model 'mystery-1'"
+        + " has no price; add its price to CP_PRICES_FILE"), r.errorMessage());
+    assertTrue(cp.model.UsdBudgets.isRefusal(r.errorMessage()), "still read as a dollar budget's refusal");
+  }
+
+  @Test
   void failedExchange_costsNothing_andSaysSoInUsd() {
     h.provider.fails(GatewayHarness.providerError(ProviderErrorKind.OVERLOADED, 529, null, "overloaded"));
     h.routeFailing(request());

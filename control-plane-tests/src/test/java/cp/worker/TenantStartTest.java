@@ -33,6 +33,39 @@ class TenantStartTest {
     }
   }
 
+  /**
+   * Issue 23: a plane whose CP_TENANTS_FILE sets caps, with a model that has no price (CP_MODEL), could
+   * keep no cap for any call of it: it does not start, naming CP_TENANTS_FILE, the model and
+   * CP_PRICES_FILE. Before, it started and every turn of a capped tenant failed with "$0.0000 left and
+   * this call reserves up to $Infinity … Try again after the reset", false (the cap was unspent) and
+   * advice that could not help. With a price, or with no caps, the same plane starts.
+   */
+  @Test
+  void tenantCapsWithAModelThatHasNoPrice_isAStartUpError_namingTheTenantsFileTheModelAndThePricesFile()
+      throws Exception {
+    Path tenants = java.nio.file.Files.writeString(home.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 0.10}}}");
+    Map<String, String> anthropic = Map.of("CP_PROVIDER", "anthropic", "ANTHROPIC_API_KEY", "sk-ant-test-0123456789",
+        "ANTHROPIC_BASE_URL", "http://127.0.0.1:9/", "CP_MODEL", "mystery-1");
+    Map<String, String> capped = new java.util.HashMap<>(anthropic);
+    capped.put("CP_TENANTS_FILE", tenants.toString());
+
+    ConfigException e = assertThrows(ConfigException.class, () -> PlaneFixture.start(PlaneFixture.env(home, capped),
+        deps -> (agent, session, tool, args, allowed) -> ToolResult.ok("none")).close());
+    assertTrue(e.getMessage().contains("CP_TENANTS_FILE sets tenants' dollar caps, but model 'mystery-1'")
+        && e.getMessage().contains("has no price") && e.getMessage().contains("CP_PRICES_FILE"), e.getMessage());
+    assertEquals(1, e.getMessage().split("model 'mystery-1'", -1).length - 1, "one line per model: " + e.getMessage());
+
+    Path prices = java.nio.file.Files.writeString(home.resolve("prices.json"),
+        "{\"mystery-1\": {\"input_per_mtok\": 1, \"output_per_mtok\": 2}}");
+    Map<String, String> priced = new java.util.HashMap<>(capped);
+    priced.put("CP_PRICES_FILE", prices.toString());
+    PlaneFixture.start(PlaneFixture.env(home, priced), deps -> (agent, session, tool, args, allowed) ->
+        ToolResult.ok("none")).close();
+    PlaneFixture.start(PlaneFixture.env(home, anthropic), deps -> (agent, session, tool, args, allowed) ->
+        ToolResult.ok("none")).close();
+  }
+
   private static LedgerEntry sessionStart(PlaneFixture plane, String sid) {
     return plane.runtime.ledgers().hot().bySession(sid).stream().filter(x -> x.eventType().equals("SESSION_START"))
         .findFirst().orElseThrow(() -> new AssertionError("no SESSION_START for " + sid));

@@ -668,6 +668,26 @@ class SessionWorkflowTest {
     assertFalse(r.response().contains("token budget"), r.response());
   }
 
+  /**
+   * Issue 23: a call refused because its model has no price (a tenant's cap, here) ends the turn
+   * saying the fix is a price in CP_PRICES_FILE; before, the turn said "Try again after the reset, or
+   * have an operator raise the tenant's cap", advice that could not help.
+   */
+  @Test
+  void aWorkOrderRefusedBecauseItsModelHasNoPrice_saysThePriceIsTheFix_notAResetOrACap() {
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted",
+        cp.model.UsdBudgets.unpricedRefusal(cp.model.UsdBudgets.TENANT_DAY, "mystery-1"), null, "mystery-1");
+    SessionWorkflow s = start(0);
+
+    TurnResult r = s.turn(new TurnRequest("hello"));
+
+    assertEquals("budget_exhausted", r.errorCode());
+    assertTrue(r.response().contains("model 'mystery-1' has no price") && r.response().contains("CP_PRICES_FILE"),
+        r.response());
+    assertFalse(r.response().contains("after the reset") || r.response().contains("raise the tenant's cap")
+        || r.response().contains("Infinity"), r.response());
+  }
+
   /** Issue 20: a fallback call the session cannot pay for says so, not "temporarily unavailable". */
   @Test
   void aDegradedCallRefusedForTheBudget_saysTheSessionBudget_notUnavailable() {

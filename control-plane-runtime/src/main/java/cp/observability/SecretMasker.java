@@ -92,12 +92,12 @@ public final class SecretMasker {
   }
 
   private static final Pattern SECRET_NAME = Pattern.compile(
-      "(?i).*(token|secret|passw(or)?d|api[_-]?key|auth|credential|cookie|[_-]key$).*");
+      "(?i).*(token|secret|passw(or)?d|api[_-]?key|auth|credential|cookie|[_-]key$|(^|[_-])(pass|pwd)($|[_-])).*");
 
   /**
    * Whether a name (an MCP server's environment variable or HTTP header, say) suggests its value is
    * a secret: it mentions a token, secret, password, API key, authorization, credential or cookie,
-   * or ends in {@code _KEY}. Looser than {@link #isSecretVariable}: such values are registered only
+   * ends in {@code _KEY}, or has {@code PASS} or {@code PWD} as a word ({@code DB_PASS}). Looser than {@link #isSecretVariable}: such values are registered only
    * for the service they belong to.
    */
   public static boolean looksSecretName(String name) {

@@ -11,9 +11,10 @@ import java.util.Map;
  * ({@link SecretMasker#looksSecretName}: {@code GITHUB_TOKEN}, {@code Authorization},
  * {@code X-Api-Key}). Values are as resolved from {@code ${NAME}} references, so a key a definition
  * takes from any variable is masked too; and every value a stdio server takes from a {@code ${NAME}}
- * reference (in its command, arguments, environment or directory), whatever the variable's name
- * ({@code --url=https://user:${SVC_PASS}@db}). Other values ({@code DEBUG=1}, {@code Accept}) are
- * not secrets and are left alone.
+ * reference whose variable is named like a secret, wherever it is written (in an argument too:
+ * {@code --url=https://user:${SVC_PASS}@db}). Other values ({@code DEBUG=1}, {@code Accept}, a
+ * script's path in {@code ${SERVER_JS}}) are not secrets and are left alone; the command line shows
+ * every reference, not its value ({@link McpServerSpec#describe()}).
  */
 final class ServerSecrets {
   private ServerSecrets() {}
@@ -30,7 +31,13 @@ final class ServerSecrets {
         }
       });
       if (s instanceof McpServerSpec.Stdio io) {
-        io.references().forEach((name, value) -> masker.register("mcp " + s.name() + " ${" + name + "}", value));
+        // Only secret-looking names: the masker hides every 8-character fragment of what it holds, so a
+        // path in ${SERVER_JS} would mask "everything/" in tool names. The command line shows every reference.
+        io.references().forEach((name, value) -> {
+          if (SecretMasker.looksSecretName(name)) {
+            masker.register("mcp " + s.name() + " ${" + name + "}", value);
+          }
+        });
       }
     }
     return masker.registered() - before;

@@ -25,12 +25,13 @@ class ServerSecretsTest {
   }
 
   @Test
-  void everyValueAStdioServerTakesFromAReference_isRegistered_andItsCommandLineShowsTheReference() {
+  void aSecretNamedReference_isRegistered_everyReferenceIsShownAsSuch_andAPathIsNotMasked() {
     SecretMasker m = new SecretMasker();
-    McpServerSpec.Stdio s = new McpServerSpec.Stdio("svc", "sh", List.of("--url=https://user:pw_444455556666@db"),
-        Map.of(), null, Map.of("SVC_PASS", "pw_444455556666"));
-    assertEquals(1, ServerSecrets.register(m, List.of(s)));
-    assertEquals("[masked:mcp svc ${SVC_PASS}]", m.mask("pw_444455556666"));
-    assertEquals("stdio: sh --url=https://user:${SVC_PASS}@db", s.describe());
+    McpServerSpec.Stdio s = new McpServerSpec.Stdio("svc", "node", List.of("/opt/srv/everything/index.js",
+        "--url=https://user:pw_444455556666@db"), Map.of(), null,
+        Map.of("SVC_PASS", "pw_444455556666", "SERVER_JS", "/opt/srv/everything/index.js"));
+    assertEquals(1, ServerSecrets.register(m, List.of(s)), "the password, not the script's path");
+    assertEquals("[masked:mcp svc ${SVC_PASS}] everything/echo", m.mask("pw_444455556666 everything/echo"));
+    assertEquals("stdio: node ${SERVER_JS} --url=https://user:${SVC_PASS}@db", s.describe());
   }
 }

@@ -45,10 +45,9 @@ public final class McpConnection implements AutoCloseable {
    */
   static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
   /**
-   * A server that exited at start has its stderr logged once no line came for {@code STDERR_QUIET}
-   * (its last lines trail its exit through the SDK's reader), or after {@code STDERR_WAIT} at most.
+   * A server that exited has its stderr logged once it is read to its end (its last lines trail its
+   * exit through the reader), or after {@code STDERR_WAIT} at most (a child it left holds it open).
    */
-  static final java.time.Duration STDERR_QUIET = java.time.Duration.ofMillis(150);
   static final java.time.Duration STDERR_WAIT = java.time.Duration.ofSeconds(2);
 
   private final McpServerSpec spec;
@@ -244,9 +243,8 @@ public final class McpConnection implements AutoCloseable {
     if (spec instanceof McpServerSpec.Stdio s) {
       ServerParameters params = ServerParameters.builder(s.command()).args(s.args())
           .env(MinimalEnvironment.of(workerEnv, s.env())).build();
-      IsolatedStdioTransport t = new IsolatedStdioTransport(params, mapper, s.cwd(), spec.name());
-      t.setStdErrorHandler(line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
-      return t;
+      return new IsolatedStdioTransport(params, mapper, s.cwd(), spec.name(),
+          line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
     }
     McpServerSpec.Http h = (McpServerSpec.Http) spec;
     String base = h.url().getScheme() + "://" + h.url().getRawAuthority();
@@ -277,7 +275,7 @@ public final class McpConnection implements AutoCloseable {
    */
   private RuntimeException exitedAtStart(IsolatedStdioTransport t) {
     try {
-      t.awaitStderrQuiet(STDERR_QUIET, STDERR_WAIT);
+      t.awaitStderrEnd(STDERR_WAIT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -73,6 +73,7 @@ final class IsolatedStdioTransport implements McpClientTransport {
   private final CompletableFuture<Void> stderrDone = new CompletableFuture<>();
   private final Deque<String> stderr = new ArrayDeque<>();
   private final AtomicInteger skipped = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicBoolean exitReported = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile Process process;
   /** The process once started: the SDK sends its first message before {@link #connect} has run. */
   private final CompletableFuture<Process> started = new CompletableFuture<>();
@@ -210,6 +211,14 @@ final class IsolatedStdioTransport implements McpClientTransport {
   /** Completes with the exit status when the server's process has exited (never, if it was never started). */
   CompletableFuture<Integer> exited() {
     return exited;
+  }
+
+  /**
+   * True the first time only: the exit is logged once, by whichever notices it first (the exit
+   * watch, or the call it ended).
+   */
+  boolean firstToReportExit() {
+    return exitReported.compareAndSet(false, true);
   }
 
   /** The server's last stderr lines, oldest first, one a line; empty when it wrote none. */

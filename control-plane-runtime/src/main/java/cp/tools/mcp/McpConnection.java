@@ -8,8 +8,6 @@ import cp.tools.ToolResult;
 import cp.tools.registry.ToolOutput;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -60,6 +58,8 @@ public final class McpConnection implements AutoCloseable {
   private McpAsyncClient client;
   /** The transport of {@link #client}, which cancels a call that timed out. Guarded by {@link #lock}. */
   private CancellableTransport transport;
+  /** The stdio transport of {@link #client}, whose exit ends the calls in flight; null over HTTP. Guarded by {@link #lock}. */
+  private IsolatedStdioTransport stdio;
   /** Wraps each transport as it is made: the identity, or a test's recorder around it. */
   private final java.util.function.UnaryOperator<McpClientTransport> wrap;
   private volatile boolean alive;
@@ -132,7 +132,8 @@ public final class McpConnection implements AutoCloseable {
       closeClient();
       McpAsyncClient c = null;
       try {
-        McpClientTransport made = transport();
+        McpClientTransport made = McpTransports.of(spec, workerEnv, settings, mapper,
+            line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
         CancellableTransport cancellable = new CancellableTransport(wrap.apply(made));
         // The handshake and the listing are part of starting and get the start timeout where they
         // are made; each tool call is bounded by its own timeout where it is made, which may be
@@ -153,8 +154,9 @@ public final class McpConnection implements AutoCloseable {
         client = c;
         transport = cancellable;
         alive = true;
-        if (made instanceof IsolatedStdioTransport stdio) {
-          watchExit(stdio, generation);
+        if (made instanceof IsolatedStdioTransport process) {
+          stdio = process;
+          watchExit(process, generation);
         }
         tools = list(c);
         LOG.info("mcp server {} started ({}): {} tools, hash {}", spec.name(), spec.describe(), tools.tools().size(),
@@ -186,11 +188,13 @@ public final class McpConnection implements AutoCloseable {
   public ToolResult call(String tool, JsonNode args, java.time.Duration timeout) {
     McpAsyncClient c;
     CancellableTransport t;
+    IsolatedStdioTransport process;
     try {
       start();
       synchronized (lock) {
         c = client;
         t = transport;
+        process = stdio;
       }
     } catch (McpUnavailableException e) {
       LOG.warn("mcp server {} ({}) is unavailable: {}", spec.name(), spec.describe(), e.reason());
@@ -198,8 +202,14 @@ public final class McpConnection implements AutoCloseable {
     }
     CancellableTransport.SentRequest sent = new CancellableTransport.SentRequest();
     try {
-      McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
-          .contextWrite(CancellableTransport.tracking(sent)).timeout(timeout).block();
+      Mono<McpSchema.CallToolResult> answer = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
+          .contextWrite(CancellableTransport.tracking(sent));
+      if (process != null) {
+        // A server that exits never answers: end the call when it exited, not at its timeout.
+        answer = answer.or(Mono.fromFuture(process.exited().copy())
+            .flatMap(status -> Mono.error(new ExitedDuringCall(status))));
+      }
+      McpSchema.CallToolResult r = answer.timeout(timeout).block();
       return McpContent.toResult(r);
     } catch (McpError e) {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
@@ -211,7 +221,11 @@ public final class McpConnection implements AutoCloseable {
             + "' did not answer within " + timeout.toMillis() + " ms; the call was abandoned");
       }
       markDead(c);
-      LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
+      if (process != null && RootCause.first(e, ExitedDuringCall.class).isPresent()) {
+        reportExit(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
+      } else {
+        LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
+      }
       return unavailable(reason(e), true);
     }
   }
@@ -239,34 +253,49 @@ public final class McpConnection implements AutoCloseable {
         + ". The worker starts it again on the next call");
   }
 
-  private McpClientTransport transport() {
-    if (spec instanceof McpServerSpec.Stdio s) {
-      ServerParameters params = ServerParameters.builder(s.command()).args(s.args())
-          .env(MinimalEnvironment.of(workerEnv, s.env())).build();
-      return new IsolatedStdioTransport(params, mapper, s.cwd(), spec.name(),
-          line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
-    }
-    McpServerSpec.Http h = (McpServerSpec.Http) spec;
-    String base = h.url().getScheme() + "://" + h.url().getRawAuthority();
-    String endpoint = h.url().getRawPath() == null || h.url().getRawPath().isEmpty() ? "/" : h.url().getRawPath()
-        + (h.url().getRawQuery() == null ? "" : "?" + h.url().getRawQuery());
-    return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(mapper)
-        .connectTimeout(settings.startTimeout())
-        .httpRequestCustomizer((b, method, uri, body, context) -> h.headers().forEach(b::header))
-        .build();
-  }
-
   /**
    * A stdio server that exits is marked dead at once (one log line), so the next call starts it
    * again; {@code generation} keeps an old process's exit from marking its successor dead.
    */
   private void watchExit(IsolatedStdioTransport t, int generation) {
-    t.exited().thenRun(() -> {
+    t.exited().thenAcceptAsync(status -> {
       if (!closed && alive && starts.get() == generation) {
         alive = false;
-        LOG.warn("mcp server {} ({}) exited; it is started again on the next call", spec.name(), spec.describe());
+        reportExit(t, status, "");
       }
     });
+  }
+
+  /** Logs a server's exit once, with its status and its last stderr lines (the log masks secrets). */
+  private void reportExit(IsolatedStdioTransport t, int status, String when) {
+    if (!t.firstToReportExit()) {
+      return;
+    }
+    String tail = stderrAfterExit(t);
+    LOG.warn("mcp server {} ({}) exited with status {}{}; it is started again on the next call; {}", spec.name(),
+        spec.describe(), status, when.isEmpty() ? "" : " " + when,
+        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
+  }
+
+  /** A call's end when the server's process exited before it answered; the message is the model's. */
+  private static final class ExitedDuringCall extends IllegalStateException {
+    final int status;
+
+    ExitedDuringCall(int status) {
+      super("the server's process exited with status " + status + " during the call (its stderr is in the worker's"
+          + " log)");
+      this.status = status;
+    }
+  }
+
+  /** The exited server's last stderr lines, once read to their end (or {@link #STDERR_WAIT}). */
+  private static String stderrAfterExit(IsolatedStdioTransport t) {
+    try {
+      t.awaitStderrEnd(STDERR_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return t.stderrTail();
   }
 
   /**
@@ -274,12 +303,7 @@ public final class McpConnection implements AutoCloseable {
    * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
    */
   private RuntimeException exitedAtStart(IsolatedStdioTransport t) {
-    try {
-      t.awaitStderrEnd(STDERR_WAIT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    String tail = t.stderrTail();
+    String tail = stderrAfterExit(t);
     LOG.warn("mcp server {} ({}) exited before answering the MCP handshake; {}", spec.name(), spec.describe(),
         tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
     return new IllegalStateException("the server's process exited before answering the MCP handshake (its stderr is"
@@ -338,6 +362,7 @@ public final class McpConnection implements AutoCloseable {
       closeQuietly(client);
       client = null;
       transport = null;
+      stdio = null;
     }
   }
 

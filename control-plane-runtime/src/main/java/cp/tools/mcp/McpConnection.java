@@ -52,6 +52,7 @@ public final class McpConnection implements AutoCloseable {
   private final Map<String, String> workerEnv;
   private final McpSettings settings;
   private final McpJsonMapper mapper = McpJsonDefaults.getMapper();
+  private final McpToolChecks checks = new McpToolChecks(new cp.contracts.SchemaValidator());
   private final Object lock = new Object();
   private final AtomicInteger starts = new AtomicInteger();
   /** Guarded by {@link #lock}. */
@@ -158,7 +159,7 @@ public final class McpConnection implements AutoCloseable {
           stdio = process;
           watchExit(process, generation);
         }
-        tools = list(c);
+        tools = leaveOutQuietly(list(c));
         LOG.info("mcp server {} started ({}): {} tools, hash {}", spec.name(), spec.describe(), tools.tools().size(),
             tools.hash());
         return tools;
@@ -318,26 +319,29 @@ public final class McpConnection implements AutoCloseable {
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
-    return convert(all);
+    return checks.check(spec.name(), all);
+  }
+
+  /**
+   * {@code now}, after one log line for each tool it leaves out that the previous listing did not
+   * (a restart or a change notification lists the same bad tool again: it is logged once).
+   */
+  private McpToolList leaveOutQuietly(McpToolList now) {
+    McpToolList before = tools;
+    now.leftOut().stream().filter(l -> !before.leftOut().contains(l)).forEach(l -> LOG.warn(
+        "mcp server {} ({}): its tool '{}' is left out, not offered to any agent: {}", spec.name(), spec.describe(),
+        l.tool(), l.problem()));
+    return now;
   }
 
   private void toolsChanged(List<McpSchema.Tool> listed) {
-    McpToolList now = convert(listed);
+    McpToolList now = leaveOutQuietly(checks.check(spec.name(), listed));
     if (!now.hash().equals(tools.hash())) {
       LOG.info("mcp server {} changed its tools: {} tools, hash {} (was {})", spec.name(), now.tools().size(),
           now.hash(), tools.hash());
     }
     tools = now;
     onToolsChanged.accept(now);
-  }
-
-  private static McpToolList convert(List<McpSchema.Tool> listed) {
-    List<McpToolInfo> out = new ArrayList<>();
-    for (McpSchema.Tool t : listed) {
-      JsonNode schema = t.inputSchema() == null ? Json.object().put("type", "object") : Json.tree(t.inputSchema());
-      out.add(new McpToolInfo(t.name(), t.description(), schema));
-    }
-    return McpToolList.of(out);
   }
 
   @SuppressWarnings("unchecked")

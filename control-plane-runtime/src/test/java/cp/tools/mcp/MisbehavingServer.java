@@ -14,7 +14,7 @@ import java.util.Map;
  * a tool name twice. Its tools: {@code echo}; {@code junkreply} prints a non-JSON line before its
  * answer; {@code crash} writes to stderr and exits with status 7.
  */
-final class MisbehavingServer {
+public final class MisbehavingServer {
   static final String SCRIPT = String.join("\n",
       "import sys, json, os",
       "MODE = os.environ.get('MODE', 'ok')",
@@ -57,12 +57,38 @@ final class MisbehavingServer {
 
   /** The server {@code name} in {@code mode}, its script written into {@code dir}. */
   static McpServerSpec.Stdio spec(Path dir, String name, String mode) {
+    return new McpServerSpec.Stdio(name, "python3", List.of("-u", script(dir).toString()), Map.of("MODE", mode), dir);
+  }
+
+  /**
+   * The Python interpreter's own path (not a shim that needs PATH): a worker started with a bare
+   * environment still finds it.
+   */
+  public static String python() {
+    try {
+      Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").redirectErrorStream(true)
+          .start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+      if (p.waitFor() != 0 || out.isEmpty()) {
+        throw new IllegalStateException("these tests need python3 on PATH: " + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException("these tests need python3 on PATH: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Writes the server's script into {@code dir}; run it as {@code python3 -u <script>} with MODE set. */
+  public static Path script(Path dir) {
     Path script = dir.resolve("misbehaving_server.py");
     try {
       Files.writeString(script, SCRIPT);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new McpServerSpec.Stdio(name, "python3", List.of("-u", script.toString()), Map.of("MODE", mode), dir);
+    return script;
   }
 }

@@ -53,6 +53,11 @@ final class IsolatedStdioTransport implements McpClientTransport {
   /** How much of a skipped stdout line the log shows: enough to recognise a banner or a debug print. */
   static final int SKIPPED_LINE_CHARS = 200;
   /**
+   * The longest stdout line taken as a message, 16 Mi characters (the SDK's own transport's bound):
+   * a longer one is skipped, so a server writing without end cannot exhaust the worker's memory.
+   */
+  static final int MAX_LINE_CHARS = 16 * 1024 * 1024;
+  /**
    * After the process exited, how long its stdout is still read before {@link #exited()} completes:
    * its last answers are in the pipe; a child it left running may hold the pipe open for good.
    */
@@ -123,8 +128,13 @@ final class IsolatedStdioTransport implements McpClientTransport {
 
   private void readStdout(InputStream out) {
     try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
+      BoundedLines lines = new BoundedLines(r, MAX_LINE_CHARS);
       String line;
-      while ((line = r.readLine()) != null) {
+      while ((line = lines.next()) != null) {
+        if (lines.tooLong()) {
+          skip("[a line of " + lines.tooLongChars() + " characters, longer than " + MAX_LINE_CHARS + "]");
+          continue;
+        }
         if (line.isBlank()) {
           continue;
         }

@@ -148,7 +148,8 @@ public final class McpConnection implements AutoCloseable {
         if (made instanceof IsolatedStdioTransport stdio) {
           // A server that dies at start never answers: say so when it exits, not after the start timeout.
           // (a copy: the race cancels the loser, and cancelling the future itself would silence watchExit)
-          init = init.or(Mono.fromFuture(stdio.exited().copy()).then(Mono.error(() -> exitedAtStart(stdio))));
+          init = init.or(Mono.fromFuture(stdio.exited().copy())
+              .flatMap(status -> Mono.error(exitedAtStart(stdio, status))));
         }
         init.block();
         int generation = starts.incrementAndGet();
@@ -303,12 +304,12 @@ public final class McpConnection implements AutoCloseable {
    * Why a start failed when the server's process exited before it answered the handshake; logs
    * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
    */
-  private RuntimeException exitedAtStart(IsolatedStdioTransport t) {
+  private RuntimeException exitedAtStart(IsolatedStdioTransport t, int status) {
     String tail = stderrAfterExit(t);
-    LOG.warn("mcp server {} ({}) exited before answering the MCP handshake; {}", spec.name(), spec.describe(),
-        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
-    return new IllegalStateException("the server's process exited before answering the MCP handshake (its stderr is"
-        + " in the worker's log)");
+    LOG.warn("mcp server {} ({}) exited with status {} before answering the MCP handshake; {}", spec.name(),
+        spec.describe(), status, tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
+    return new IllegalStateException("the server's process exited with status " + status + " before answering the MCP"
+        + " handshake (its stderr is in the worker's log)");
   }
 
   private McpToolList list(McpAsyncClient c) {

@@ -61,7 +61,7 @@ class McpEarlyExitTest {
     McpUnavailableException e = startFails(new McpServerSpec.Stdio("broken", "sh",
         List.of("-c", "echo 'Error: no config file' >&2; exit 3"), Map.of(), tmp));
 
-    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertTrue(e.getMessage().contains("exited with status 3 before answering"), e.getMessage());
     assertFalse(e.getMessage().contains("Did not observe"), e.getMessage());
     assertTrue(warnings().contains("mcp server broken") && warnings().contains("Error: no config file"), warnings());
   }
@@ -71,7 +71,7 @@ class McpEarlyExitTest {
     McpUnavailableException e = startFails(new McpServerSpec.Stdio("missing", "node",
         List.of(tmp.resolve("no-such-server.js").toString()), Map.of(), tmp));
 
-    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertTrue(e.getMessage().contains("exited with status 1 before answering"), e.getMessage());
     assertTrue(warnings().contains("Cannot find module"), warnings());
   }
 }

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import cp.contracts.AgentConfig;
 import cp.contracts.ResourceSource;
 import cp.model.Json;
 import cp.tools.ToolResult;
+import cp.tools.mcp.CapturedLog;
 import cp.tools.mcp.McpConnection;
 import cp.tools.mcp.McpSettings;
 import cp.tools.mcp.McpToolList;
@@ -19,11 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * A tool an MCP server lists with a schema that is not a JSON Schema, or under a name it already
@@ -33,19 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 class PlaneAgentsBadMcpToolsTest {
   @TempDir Path tmp;
-  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(McpConnection.class);
-
-  @BeforeEach
-  void listen() {
-    log.start();
-    logger.addAppender(log);
-  }
-
-  @AfterEach
-  void stopListening() {
-    logger.detachAppender(log);
-  }
+  @RegisterExtension final CapturedLog log = CapturedLog.of(McpConnection.class);
 
   private PlaneAgents open(String mode) throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("agents"));
@@ -61,11 +45,6 @@ class PlaneAgentsBadMcpToolsTest {
         """.formatted(MisbehavingServer.script(tmp), mode));
     return PlaneAgents.open(new PlaneAgents.Settings(ResourceSource.classpath(), Optional.of(dir), null, System.getenv(),
         McpSettings.DEFAULTS, List.of()));
-  }
-
-  private List<String> warnings() {
-    return log.list.stream().filter(e -> e.getLevel().toString().equals("WARN")).map(ILoggingEvent::getFormattedMessage)
-        .toList();
   }
 
   @Test
@@ -85,7 +64,7 @@ class PlaneAgentsBadMcpToolsTest {
       assertTrue(plane.connections().get(0).call("echo", Json.parse("{}")).ok(), "started again, listed again");
       assertEquals(2, plane.connections().get(0).starts());
     }
-    List<String> w = warnings().stream().filter(l -> l.contains("left out")).toList();
+    List<String> w = log.warnings().stream().filter(l -> l.contains("left out")).toList();
     assertEquals(1, w.size(), w::toString);
     assertTrue(w.get(0).contains("fake") && w.get(0).contains("'bad'") && w.get(0).contains("left out"), w.get(0));
   }
@@ -101,6 +80,6 @@ class PlaneAgentsBadMcpToolsTest {
       assertEquals(List.of("echo"), listed.leftOut().stream().map(McpToolList.LeftOut::tool).toList());
       assertTrue(listed.leftOut().get(0).problem().contains("listed twice"), listed::toString);
     }
-    assertEquals(1, warnings().size(), warnings()::toString);
+    assertEquals(1, log.warnings().size(), log.warnings()::toString);
   }
 }

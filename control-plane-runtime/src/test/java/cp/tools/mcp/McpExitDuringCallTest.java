@@ -5,19 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import cp.model.Json;
 import cp.tools.ToolErrorCodes;
 import cp.tools.ToolResult;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * A stdio server that exits during a call ends that call as soon as it exited, saying so with its
@@ -31,19 +26,7 @@ class McpExitDuringCallTest {
   static final Duration GUARD = Duration.ofSeconds(30);
 
   @TempDir Path tmp;
-  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(McpConnection.class);
-
-  @BeforeEach
-  void listen() {
-    log.start();
-    logger.addAppender(log);
-  }
-
-  @AfterEach
-  void stopListening() {
-    logger.detachAppender(log);
-  }
+  @RegisterExtension final CapturedLog log = CapturedLog.of(McpConnection.class);
 
   @Test
   void aServerThatExitsDuringACall_endsTheCallAtOnce_withItsExitStatus_andIsStartedAgain() {
@@ -56,8 +39,7 @@ class McpExitDuringCallTest {
       assertTrue(crashed.content().contains("exited with status 7"), crashed::toString);
       assertTrue(crashed.content().contains("whether the tool ran is unknown"), crashed::toString);
       assertFalse(crashed.content().contains("out of cheese"), "its stderr goes to the log, not to the model");
-      String warnings = String.join("\n", log.list.stream().filter(e -> e.getLevel().toString().equals("WARN"))
-          .map(ILoggingEvent::getFormattedMessage).toList());
+      String warnings = String.join("\n", log.warnings());
       assertTrue(warnings.contains("crashy") && warnings.contains("out of cheese"), warnings);
 
       assertEquals(ToolResult.ok("called echo with {\"m\": \"again\"}"), c.call("echo", Json.parse("{\"m\":\"again\"}")));

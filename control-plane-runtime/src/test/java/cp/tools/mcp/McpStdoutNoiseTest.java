@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import cp.model.Json;
 import cp.tools.ToolResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * A stdio server that writes a line that is not JSON-RPC to stdout (a banner, a stray debug print)
@@ -30,24 +25,11 @@ class McpStdoutNoiseTest {
   static final McpSettings QUICK = new McpSettings(Duration.ofSeconds(5), Duration.ofSeconds(10));
 
   @TempDir Path tmp;
-  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger(McpConnection.class),
-      (Logger) LoggerFactory.getLogger(IsolatedStdioTransport.class),
-      (Logger) LoggerFactory.getLogger("io.modelcontextprotocol"));
-
-  @BeforeEach
-  void listen() {
-    log.start();
-    loggers.forEach(l -> l.addAppender(log));
-  }
-
-  @AfterEach
-  void stopListening() {
-    loggers.forEach(l -> l.detachAppender(log));
-  }
+  @RegisterExtension final CapturedLog log = CapturedLog.named(McpConnection.class.getName(),
+      IsolatedStdioTransport.class.getName(), "io.modelcontextprotocol");
 
   private List<ILoggingEvent> warnings() {
-    return log.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+    return log.warningEvents();
   }
 
   @Test

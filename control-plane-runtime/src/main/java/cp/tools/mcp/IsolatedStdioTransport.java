@@ -119,6 +119,9 @@ final class IsolatedStdioTransport implements McpClientTransport {
       }
       process = p;
       started.complete(p);
+      if (closing) {
+        p.destroyForcibly(); // closed while it was starting: nobody will talk to it
+      }
       daemon(() -> readStdout(p.getInputStream()), "cp-mcp-stdout-" + name).start();
       daemon(() -> readStderr(p.getErrorStream()), "cp-mcp-stderr-" + name).start();
       p.onExit().thenCompose(x -> stdoutDone.copy().completeOnTimeout(null, DRAIN.toMillis(), TimeUnit.MILLISECONDS))
@@ -261,7 +264,8 @@ final class IsolatedStdioTransport implements McpClientTransport {
     Process p = process;
     if (p != null && p.isAlive()) {
       p.destroy();
-      p.onExit().copy().completeOnTimeout(p, TERM_GRACE.toMillis(), TimeUnit.MILLISECONDS).thenAccept(Process::destroyForcibly);
+      p.onExit().copy().completeOnTimeout(p, TERM_GRACE.toMillis(), TimeUnit.MILLISECONDS)
+          .thenAccept(Process::destroyForcibly);
     }
   }
 

@@ -76,6 +76,8 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
       String state = c.filter(McpConnection::alive).map(x -> x.tools().tools().size() + " tools listed, hash "
           + x.tools().hash().substring(0, 12)).orElse("not reachable now: its tools are listed when it answers");
       out().println("  mcp:      " + spec.name() + ": " + spec.describe() + " (" + state + ")");
+      c.filter(McpConnection::alive).ifPresent(x -> x.tools().leftOut().forEach(l -> out().println(
+          "            left out: " + spec.name() + "/" + l.tool() + ": " + l.problem())));
     }
   }
 

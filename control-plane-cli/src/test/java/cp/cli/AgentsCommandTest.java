@@ -213,6 +213,27 @@ class AgentsCommandTest {
   }
 
   @Test
+  void agents_showsAToolTheServerListsWithABadSchema_asLeftOut_andListsEveryClass() throws IOException {
+    write("f.yaml", """
+        agent_class: FAKER
+        instructions: You use the fake server.
+        tools: [read_file, 'fake/*']
+        mcp_servers:
+          fake: {command: '%s', args: ['-u', '%s'], env: {MODE: badschema}}
+        """.formatted(cp.tools.mcp.MisbehavingServer.python(), cp.tools.mcp.MisbehavingServer.script(home)));
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", dir.toString());
+
+    var r = run(env, "agents");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("ADMIN  (built in") && r.out().contains("FAKER  (defined in f.yaml)"), r::describe);
+    assertTrue(r.out().contains("fake/echo [mcp:fake]") && !r.out().contains("fake/bad [mcp:fake"), r::describe);
+    assertTrue(r.out().contains("            left out: fake/bad: its inputSchema is not a valid JSON Schema: "),
+        r::describe);
+  }
+
+  @Test
   void aWorkerWithABadDefinition_stopsAtStartUp_withOneLinePerProblem() throws Exception {
     write("w.yaml", "agent_class: RESIDENT\ninstructions: x\n");
     var env = CliHarness.env(home);

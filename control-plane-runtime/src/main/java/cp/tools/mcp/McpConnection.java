@@ -8,8 +8,6 @@ import cp.tools.ToolResult;
 import cp.tools.registry.ToolOutput;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -45,22 +43,24 @@ public final class McpConnection implements AutoCloseable {
    */
   static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
   /**
-   * A server that exited at start has its stderr logged once no line came for {@code STDERR_QUIET}
-   * (its last lines trail its exit through the SDK's reader), or after {@code STDERR_WAIT} at most.
+   * A server that exited has its stderr logged once it is read to its end (its last lines trail its
+   * exit through the reader), or after {@code STDERR_WAIT} at most (a child it left holds it open).
    */
-  static final java.time.Duration STDERR_QUIET = java.time.Duration.ofMillis(150);
   static final java.time.Duration STDERR_WAIT = java.time.Duration.ofSeconds(2);
 
   private final McpServerSpec spec;
   private final Map<String, String> workerEnv;
   private final McpSettings settings;
   private final McpJsonMapper mapper = McpJsonDefaults.getMapper();
+  private final McpToolChecks checks = new McpToolChecks(new cp.contracts.SchemaValidator());
   private final Object lock = new Object();
   private final AtomicInteger starts = new AtomicInteger();
   /** Guarded by {@link #lock}. */
   private McpAsyncClient client;
   /** The transport of {@link #client}, which cancels a call that timed out. Guarded by {@link #lock}. */
   private CancellableTransport transport;
+  /** The stdio transport of {@link #client}, whose exit ends the calls in flight; null over HTTP. Guarded by {@link #lock}. */
+  private IsolatedStdioTransport stdio;
   /** Wraps each transport as it is made: the identity, or a test's recorder around it. */
   private final java.util.function.UnaryOperator<McpClientTransport> wrap;
   private volatile boolean alive;
@@ -133,7 +133,8 @@ public final class McpConnection implements AutoCloseable {
       closeClient();
       McpAsyncClient c = null;
       try {
-        McpClientTransport made = transport();
+        McpClientTransport made = McpTransports.of(spec, workerEnv, settings, mapper,
+            line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
         CancellableTransport cancellable = new CancellableTransport(wrap.apply(made));
         // The handshake and the listing are part of starting and get the start timeout where they
         // are made; each tool call is bounded by its own timeout where it is made, which may be
@@ -147,17 +148,19 @@ public final class McpConnection implements AutoCloseable {
         if (made instanceof IsolatedStdioTransport stdio) {
           // A server that dies at start never answers: say so when it exits, not after the start timeout.
           // (a copy: the race cancels the loser, and cancelling the future itself would silence watchExit)
-          init = init.or(Mono.fromFuture(stdio.exited().copy()).then(Mono.error(() -> exitedAtStart(stdio))));
+          init = init.or(Mono.fromFuture(stdio.exited().copy())
+              .flatMap(status -> Mono.error(exitedAtStart(stdio, status))));
         }
         init.block();
         int generation = starts.incrementAndGet();
         client = c;
         transport = cancellable;
         alive = true;
-        if (made instanceof IsolatedStdioTransport stdio) {
-          watchExit(stdio, generation);
+        if (made instanceof IsolatedStdioTransport process) {
+          stdio = process;
+          watchExit(process, generation);
         }
-        tools = list(c);
+        tools = leaveOutQuietly(list(c));
         LOG.info("mcp server {} started ({}): {} tools, hash {}", spec.name(), spec.describe(), tools.tools().size(),
             tools.hash());
         return tools;
@@ -187,11 +190,13 @@ public final class McpConnection implements AutoCloseable {
   public ToolResult call(String tool, JsonNode args, java.time.Duration timeout) {
     McpAsyncClient c;
     CancellableTransport t;
+    IsolatedStdioTransport process;
     try {
       start();
       synchronized (lock) {
         c = client;
         t = transport;
+        process = stdio;
       }
     } catch (McpUnavailableException e) {
       LOG.warn("mcp server {} ({}) is unavailable: {}", spec.name(), spec.describe(), e.reason());
@@ -199,8 +204,14 @@ public final class McpConnection implements AutoCloseable {
     }
     CancellableTransport.SentRequest sent = new CancellableTransport.SentRequest();
     try {
-      McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
-          .contextWrite(CancellableTransport.tracking(sent)).timeout(timeout).block();
+      Mono<McpSchema.CallToolResult> answer = c.callTool(new McpSchema.CallToolRequest(tool, arguments(args)))
+          .contextWrite(CancellableTransport.tracking(sent));
+      if (process != null) {
+        // A server that exits never answers: end the call when it exited, not at its timeout.
+        answer = answer.or(Mono.fromFuture(process.exited().copy())
+            .flatMap(status -> Mono.error(new ExitedDuringCall(status))));
+      }
+      McpSchema.CallToolResult r = answer.timeout(timeout).block();
       return McpContent.toResult(r);
     } catch (McpError e) {
       return ToolResult.error(ToolErrorCodes.TOOL_ERROR, "MCP server '" + spec.name() + "' refused " + tool + ": "
@@ -212,7 +223,11 @@ public final class McpConnection implements AutoCloseable {
             + "' did not answer within " + timeout.toMillis() + " ms; the call was abandoned");
       }
       markDead(c);
-      LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
+      if (process != null && RootCause.first(e, ExitedDuringCall.class).isPresent()) {
+        reportExit(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
+      } else {
+        LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
+      }
       return unavailable(reason(e), true);
     }
   }
@@ -240,52 +255,61 @@ public final class McpConnection implements AutoCloseable {
         + ". The worker starts it again on the next call");
   }
 
-  private McpClientTransport transport() {
-    if (spec instanceof McpServerSpec.Stdio s) {
-      ServerParameters params = ServerParameters.builder(s.command()).args(s.args())
-          .env(MinimalEnvironment.of(workerEnv, s.env())).build();
-      IsolatedStdioTransport t = new IsolatedStdioTransport(params, mapper, s.cwd(), spec.name());
-      t.setStdErrorHandler(line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
-      return t;
-    }
-    McpServerSpec.Http h = (McpServerSpec.Http) spec;
-    String base = h.url().getScheme() + "://" + h.url().getRawAuthority();
-    String endpoint = h.url().getRawPath() == null || h.url().getRawPath().isEmpty() ? "/" : h.url().getRawPath()
-        + (h.url().getRawQuery() == null ? "" : "?" + h.url().getRawQuery());
-    return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(mapper)
-        .connectTimeout(settings.startTimeout())
-        .httpRequestCustomizer((b, method, uri, body, context) -> h.headers().forEach(b::header))
-        .build();
-  }
-
   /**
    * A stdio server that exits is marked dead at once (one log line), so the next call starts it
    * again; {@code generation} keeps an old process's exit from marking its successor dead.
    */
   private void watchExit(IsolatedStdioTransport t, int generation) {
-    t.exited().thenRun(() -> {
+    t.exited().thenAcceptAsync(status -> {
       if (!closed && alive && starts.get() == generation) {
         alive = false;
-        LOG.warn("mcp server {} ({}) exited; it is started again on the next call", spec.name(), spec.describe());
+        reportExit(t, status, "");
       }
     });
+  }
+
+  /** Logs a server's exit once, with its status and its last stderr lines (the log masks secrets). */
+  private void reportExit(IsolatedStdioTransport t, int status, String when) {
+    if (!t.firstToReportExit()) {
+      return;
+    }
+    String tail = stderrAfterExit(t);
+    LOG.warn("mcp server {} ({}) exited with status {}{}; it is started again on the next call; {}", spec.name(),
+        spec.describe(), status, when.isEmpty() ? "" : " " + when,
+        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
+  }
+
+  /** A call's end when the server's process exited before it answered; the message is the model's. */
+  private static final class ExitedDuringCall extends IllegalStateException {
+    final int status;
+
+    ExitedDuringCall(int status) {
+      super("the server's process exited with status " + status + " during the call (its stderr is in the worker's"
+          + " log)");
+      this.status = status;
+    }
+  }
+
+  /** The exited server's last stderr lines, once read to their end (or {@link #STDERR_WAIT}). */
+  private static String stderrAfterExit(IsolatedStdioTransport t) {
+    try {
+      t.awaitStderrEnd(STDERR_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return t.stderrTail();
   }
 
   /**
    * Why a start failed when the server's process exited before it answered the handshake; logs
    * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
    */
-  private RuntimeException exitedAtStart(IsolatedStdioTransport t) {
-    try {
-      t.awaitStderrQuiet(STDERR_QUIET, STDERR_WAIT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    String tail = t.stderrTail();
-    LOG.warn("mcp server {} ({}) exited before answering the MCP handshake; {}", spec.name(), spec.describe(),
-        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
-    return new IllegalStateException("the server's process exited before answering the MCP handshake (its stderr is"
-        + " in the worker's log)");
+  private RuntimeException exitedAtStart(IsolatedStdioTransport t, int status) {
+    String tail = stderrAfterExit(t);
+    LOG.warn("mcp server {} ({}) exited with status {} before answering the MCP handshake; {}", spec.name(),
+        spec.describe(), status, tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
+    return new IllegalStateException("the server's process exited with status " + status + " before answering the MCP"
+        + " handshake (its stderr is in the worker's log)");
   }
 
   private McpToolList list(McpAsyncClient c) {
@@ -296,26 +320,29 @@ public final class McpConnection implements AutoCloseable {
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
-    return convert(all);
+    return checks.check(spec.name(), all);
+  }
+
+  /**
+   * {@code now}, after one log line for each tool it leaves out that the previous listing did not
+   * (a restart or a change notification lists the same bad tool again: it is logged once).
+   */
+  private McpToolList leaveOutQuietly(McpToolList now) {
+    McpToolList before = tools;
+    now.leftOut().stream().filter(l -> !before.leftOut().contains(l)).forEach(l -> LOG.warn(
+        "mcp server {} ({}): its tool '{}' is left out, not offered to any agent: {}", spec.name(), spec.describe(),
+        l.tool(), l.problem()));
+    return now;
   }
 
   private void toolsChanged(List<McpSchema.Tool> listed) {
-    McpToolList now = convert(listed);
+    McpToolList now = leaveOutQuietly(checks.check(spec.name(), listed));
     if (!now.hash().equals(tools.hash())) {
       LOG.info("mcp server {} changed its tools: {} tools, hash {} (was {})", spec.name(), now.tools().size(),
           now.hash(), tools.hash());
     }
     tools = now;
     onToolsChanged.accept(now);
-  }
-
-  private static McpToolList convert(List<McpSchema.Tool> listed) {
-    List<McpToolInfo> out = new ArrayList<>();
-    for (McpSchema.Tool t : listed) {
-      JsonNode schema = t.inputSchema() == null ? Json.object().put("type", "object") : Json.tree(t.inputSchema());
-      out.add(new McpToolInfo(t.name(), t.description(), schema));
-    }
-    return McpToolList.of(out);
   }
 
   @SuppressWarnings("unchecked")
@@ -340,6 +367,7 @@ public final class McpConnection implements AutoCloseable {
       closeQuietly(client);
       client = null;
       transport = null;
+      stdio = null;
     }
   }
 

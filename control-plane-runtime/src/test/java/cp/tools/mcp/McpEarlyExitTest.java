@@ -5,18 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * A stdio MCP server that exits before it answers the handshake (a missing script, a bad
@@ -31,19 +26,7 @@ class McpEarlyExitTest {
   static final Duration GUARD = Duration.ofSeconds(60);
 
   @TempDir Path tmp;
-  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(McpConnection.class);
-
-  @BeforeEach
-  void listen() {
-    log.start();
-    logger.addAppender(log);
-  }
-
-  @AfterEach
-  void stopListening() {
-    logger.detachAppender(log);
-  }
+  @RegisterExtension final CapturedLog log = CapturedLog.of(McpConnection.class);
 
   private McpUnavailableException startFails(McpServerSpec.Stdio spec) {
     try (McpConnection c = new McpConnection(spec, System.getenv(), SLOW_START)) {
@@ -52,8 +35,7 @@ class McpEarlyExitTest {
   }
 
   private String warnings() {
-    return String.join("\n", log.list.stream().filter(e -> e.getLevel().toString().equals("WARN"))
-        .map(ILoggingEvent::getFormattedMessage).toList());
+    return String.join("\n", log.warnings());
   }
 
   @Test
@@ -61,7 +43,7 @@ class McpEarlyExitTest {
     McpUnavailableException e = startFails(new McpServerSpec.Stdio("broken", "sh",
         List.of("-c", "echo 'Error: no config file' >&2; exit 3"), Map.of(), tmp));
 
-    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertTrue(e.getMessage().contains("exited with status 3 before answering"), e.getMessage());
     assertFalse(e.getMessage().contains("Did not observe"), e.getMessage());
     assertTrue(warnings().contains("mcp server broken") && warnings().contains("Error: no config file"), warnings());
   }
@@ -71,7 +53,7 @@ class McpEarlyExitTest {
     McpUnavailableException e = startFails(new McpServerSpec.Stdio("missing", "node",
         List.of(tmp.resolve("no-such-server.js").toString()), Map.of(), tmp));
 
-    assertTrue(e.getMessage().contains("exited before answering"), e.getMessage());
+    assertTrue(e.getMessage().contains("exited with status 1 before answering"), e.getMessage());
     assertTrue(warnings().contains("Cannot find module"), warnings());
   }
 }

@@ -84,7 +84,9 @@ public final class DefinitionConfigs {
     for (String name : granted) {
       RegisteredTool t = registry.find(name).orElseThrow();
       String approval = mostSpecific(def.approval(), name);
-      Long timeout = approval == null ? null : def.approvalTimeoutSeconds();
+      // The definition's approval timeout is every approval's, also of a tool that needs one by default
+      // (write_file): it used to apply only to tools the approval map named.
+      Long timeout = def.approvalTimeoutSeconds();
       if (t.origin().kind() == ToolOrigin.Kind.BUILTIN) {
         ToolSpec shipped = builtinSpec(catalog, name);
         specs.add(new ToolSpec(name, shipped.description(), shipped.parameters(), approval, timeout, null));

@@ -214,6 +214,19 @@ class AgentDefinitionsTest {
   }
 
   @Test
+  void theApprovalTimeout_isEveryApprovals_alsoOfWriteFileWhenTheMapNamesAnotherTool() throws IOException {
+    write("w.yaml", OK + "tools: [read_file, write_file]\napproval: {read_file: required}\n"
+        + "approval_timeout_seconds: 60\n");
+    AgentDefinitions.Result r = check();
+    assertEquals(List.of(), r.problems());
+    Catalog base = Catalog.loadDefault();
+    AgentConfig w = base.withAgents(List.of(DefinitionConfigs.toAgent(r.definitions().get(0),
+        ToolRegistry.ofBuiltins(), base))).agent("WEATHER");
+    assertEquals(60L, w.tool("write_file").orElseThrow().approvalTimeoutSeconds(), "required by default, 60 s");
+    assertEquals(60L, w.tool("read_file").orElseThrow().approvalTimeoutSeconds());
+  }
+
+  @Test
   void aValidDefinition_becomesAnAgentConfigBesideTheBuiltIns_withItsOwnDefaultAttentionTemplate() throws IOException {
     Files.writeString(dir.resolve("weather.md"), "You tell the weather, briefly.");
     write("weather.yaml", """

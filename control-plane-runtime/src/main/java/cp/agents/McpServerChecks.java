@@ -72,7 +72,8 @@ final class McpServerChecks {
         error(key + ".cwd", cwd + " is not a directory");
       }
     }
-    if (command != null && !command.isEmpty() && findCommand(command, cwd).isEmpty()) {
+    Optional<Path> found = command == null || command.isEmpty() ? Optional.empty() : findCommand(command, cwd);
+    if (command != null && !command.isEmpty() && found.isEmpty()) {
       error(key + ".command", command.contains("/") ? "'" + command + "' does not exist or is not executable"
           : "'" + command + "' was not found on PATH (" + env.getOrDefault("PATH", "unset") + ")");
     }
@@ -84,7 +85,10 @@ final class McpServerChecks {
     s.args().forEach(a -> EnvReferences.referenced(a, env, references));
     s.env().values().forEach(v -> EnvReferences.referenced(v, env, references));
     EnvReferences.referenced(s.cwd(), env, references);
-    return Optional.of(new McpServerSpec.Stdio(name, command, args, childEnv, cwd, references));
+    // A path runs as the check found it (relative to cwd, else to the definition's directory), not relative
+    // to wherever the worker was started.
+    String runs = command.contains("/") ? found.orElseThrow().toString() : command;
+    return Optional.of(new McpServerSpec.Stdio(name, runs, args, childEnv, cwd, references));
   }
 
   private Optional<McpServerSpec> http(String name, String key, AgentDefinition.McpServer s, int before) {

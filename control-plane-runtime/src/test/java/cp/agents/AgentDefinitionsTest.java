@@ -214,6 +214,19 @@ class AgentDefinitionsTest {
   }
 
   @Test
+  void aRelativeCommand_runsFromTheDefinitionsDirectory_asTheCheckFoundIt_notTheWorkersWorkingDirectory()
+      throws IOException {
+    Path script = dir.resolve("run.sh");
+    Files.writeString(script, "#!/bin/sh\nexit 0\n");
+    script.toFile().setExecutable(true);
+    write("w.yaml", OK + "mcp_servers:\n  srv:\n    command: ./run.sh\ntools: ['srv/*']\n");
+    AgentDefinitions.Result r = check();
+    assertEquals(List.of(), r.problems());
+    cp.tools.mcp.McpServerSpec.Stdio spec = (cp.tools.mcp.McpServerSpec.Stdio) r.servers().get(0);
+    assertEquals(script.toAbsolutePath().normalize().toString(), spec.command());
+  }
+
+  @Test
   void theApprovalTimeout_isEveryApprovals_alsoOfWriteFileWhenTheMapNamesAnotherTool() throws IOException {
     write("w.yaml", OK + "tools: [read_file, write_file]\napproval: {read_file: required}\n"
         + "approval_timeout_seconds: 60\n");

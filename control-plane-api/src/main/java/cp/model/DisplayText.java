@@ -36,6 +36,36 @@ public final class DisplayText {
     return sb.toString();
   }
 
+  /**
+   * {@code text} as a terminal may print it: what would act on the terminal rather than show itself
+   * escaped (C0 controls but tab and newline, DEL, C1 controls, so every escape sequence; the bidi
+   * overrides and isolates; line and paragraph separators), everything else as it is, the joiners
+   * of emoji and other format characters included. For replies and records shown on a terminal:
+   * a model's or a tool's text must not retitle the window, clear the screen or reorder a line.
+   */
+  public static String forTerminal(String text) {
+    if (text == null) {
+      return null;
+    }
+    StringBuilder sb = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean acts = (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f)
+          || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
+      if (acts && sb == null) {
+        sb = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (sb != null) {
+        if (acts) {
+          sb.append(String.format("\\u%04X", (int) c));
+        } else {
+          sb.append(c);
+        }
+      }
+    }
+    return sb == null ? text : sb.toString();
+  }
+
   /** Whether {@link #escape} would change {@code text}. */
   public static boolean needsEscape(String text) {
     if (text == null) {

@@ -81,7 +81,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
     boolean interactive = System.console() != null && root().in == System.in;
     PrintStream out = out();
     // Piped, a reply's live text is not printed: text the turn withdraws would stay in what a script reads.
-    liveReplies = stream || (!noStream && out == System.out && StdoutTerminal.isTerminal());
+    liveReplies = stream || (!noStream && stdoutIsTerminal());
     int status = Cpctl.OK;
     try (CliPlane plane = CliPlane.open(cfg, env())) {
       String sid;

@@ -22,8 +22,27 @@ abstract class CliCommand {
     return root().env;
   }
 
+  private PrintStream terminalOut;
+
+  /** Standard output; on a terminal, with what would act on the terminal escaped ({@link TerminalOutput}). */
   PrintStream out() {
-    return root().out;
+    if (!stdoutIsTerminal()) {
+      return root().out;
+    }
+    if (terminalOut == null) {
+      terminalOut = TerminalOutput.over(root().out);
+    }
+    return terminalOut;
+  }
+
+  private Boolean terminal;
+
+  /** Whether this process's standard output is a terminal (never for in-process runs with their own streams). */
+  boolean stdoutIsTerminal() {
+    if (terminal == null) {
+      terminal = root().out == System.out && StdoutTerminal.isTerminal();
+    }
+    return terminal;
   }
 
   PrintStream err() {

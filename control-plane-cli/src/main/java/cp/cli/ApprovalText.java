@@ -42,6 +42,18 @@ final class ApprovalText {
         + "' (add --deny to refuse); still waiting";
   }
 
+  /**
+   * What a chat whose input is piped says when its Temporal service is embedded in it: no other
+   * process can reach that service, so nobody can decide; the call waits out its timeout and then
+   * has the policy's outcome.
+   */
+  static String undecidableLine(PendingApproval p) {
+    return "cpctl: approval " + p.approvalId() + " (" + p.tool() + " " + firstLine(p) + ") cannot be decided: this"
+        + " chat's input is not a terminal, and its Temporal service runs inside it, so 'cpctl approve' from another"
+        + " shell cannot reach it; the turn waits until " + p.deadline() + ", then " + p.onTimeout() + ". To decide"
+        + " approvals of a piped chat, run 'cpctl dev-server' and 'cpctl worker', and chat with TEMPORAL_ADDRESS set";
+  }
+
   /** {@code cpctl approvals}' lines for one: id, session, turn, tool, age, deadline; the summary; how to decide. */
   static List<String> listing(PendingApproval p, Instant now) {
     return List.of(

@@ -304,7 +304,7 @@ final class ChatCommand extends CliCommand implements java.util.concurrent.Calla
   private void askForApproval(CliPlane plane, String sid, PrintStream out, boolean interactive, LineInput input,
       PendingApproval p) {
     if (!interactive) {
-      err().println(ApprovalText.waitingLine(p));
+      err().println(plane.worker != null ? ApprovalText.undecidableLine(p) : ApprovalText.waitingLine(p));
       return;
     }
     ApprovalPrompt.Answer a = ApprovalPrompt.ask(p, input, out, ApprovalPrompt.approver(null));

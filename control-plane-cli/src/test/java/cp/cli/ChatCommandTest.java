@@ -219,4 +219,24 @@ class ChatCommandTest {
     assertTrue(r.out().contains("ended: 0 turn(s)"), () -> "the session is still ended\n" + r.describe());
     assertNoStackTrace(r);
   }
+
+  @Test
+  void aPipedChatOnItsOwnService_saysAnApprovalCannotBeDecided_andTheCallWaitsOutItsTimeout(@TempDir Path agents)
+      throws Exception {
+    java.nio.file.Files.writeString(agents.resolve("w.yaml"), """
+        agent_class: WRITER
+        instructions: You write notes.
+        tools: [write_file]
+        approval_timeout_seconds: 2
+        permissions: {write: ['HO2/*']}
+        """);
+    var env = CliHarness.env(home);
+    env.put("CP_AGENTS_DIR", agents.toString());
+    var r = runWithInput(env, "call write_file {\"path\": \"HO2/n.txt\", \"content\": \"x\"}\n", "chat",
+        "--agent", "WRITER");
+    assertTrue(r.err().contains("cannot be decided: this chat's input is not a terminal, and its Temporal service"
+        + " runs inside it"), r::describe);
+    assertTrue(!r.err().contains("decide with 'cpctl approve"), "no advice that cannot work: " + r.describe());
+    assertTrue(!java.nio.file.Files.exists(home.resolve("HO2/n.txt")), "timed out: denied, nothing written");
+  }
 }

@@ -43,6 +43,17 @@ final class LedgerCommand extends CliCommand implements Runnable {
         : agentClass.toUpperCase(Locale.ROOT)) : null);
   }
 
+  /** The sessions of agent class {@code cls}, from the HOT ledger's SESSION_START entries. */
+  static java.util.Set<String> sessionsOf(Ledgers ledgers, String cls) {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    ledgers.existing(Tier.HOT, null).ifPresent(hot -> hot.byEventType(EventType.SESSION_START.wire()).forEach(e -> {
+      if (cls.equals(e.agentClass()) && e.sessionId() != null) {
+        ids.add(e.sessionId());
+      }
+    }));
+    return ids;
+  }
+
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
     StreamId id = streamId(tier, agentClass);
@@ -57,7 +68,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Option(names = "--tier", required = true, description = "hot, ho3, ho2 or ho1.")
     String tier;
 
-    @Option(names = "--agent-class", description = "For ho2: whose ledger (default ADMIN); other tiers: entries of this class.")
+    @Option(names = "--agent-class", description = "For ho2: whose ledger (default ADMIN); other tiers: entries of this class's sessions.")
     String agentClass;
 
     @Option(names = "--event", description = "Only this event type (e.g. EXCHANGE).")
@@ -87,9 +98,12 @@ final class LedgerCommand extends CliCommand implements Runnable {
         }
         String cls = agentClass != null && Tier.parse(tier) != Tier.HO2 ? agentClass.toUpperCase(Locale.ROOT) : null;
         String type = eventType(event);
+        // An entry is the class's when it names the class, or belongs to a session of that class (an
+        // EXCHANGE, an HO1 work order's entries carry only their session): sessions from HOT's SESSION_STARTs.
+        java.util.Set<String> sessionsOfClass = cls == null ? java.util.Set.of() : sessionsOf(ledgers, cls);
         List<LedgerEntry> entries = new ArrayList<>();
         l.get().visitNewestFirst(new LedgerQuery(type, session, null, 0), e -> {
-          if (cls == null || cls.equals(e.agentClass())) {
+          if (cls == null || cls.equals(e.agentClass()) || sessionsOfClass.contains(e.sessionId())) {
             entries.add(e);
           }
           return limit == 0 || entries.size() < limit;

@@ -178,4 +178,21 @@ class LedgerCommandTest {
     assertTrue(r.err().contains("no entry has event type 'EXCHANGES'") && r.err().contains("EXCHANGE,")
         && r.err().contains("SESSION_START"), r::describe);
   }
+
+  @Test
+  void queryByAgentClass_onHotAndHo1_returnsTheEntriesOfThatClassesSessions() {
+    var env = CliHarness.env(home);
+    CliHarness.runWithInput(env, "hello\n", "chat", "--agent", "ADMIN");
+    CliHarness.runWithInput(env, "hello\n", "chat", "--agent", "RESIDENT");
+    var admin = run(env, "ledger", "query", "--tier", "hot", "--agent-class", "ADMIN", "--event", "EXCHANGE", "--json");
+    var resident = run(env, "ledger", "query", "--tier", "hot", "--agent-class", "RESIDENT", "--event", "EXCHANGE",
+        "--json");
+    var all = run(env, "ledger", "query", "--tier", "hot", "--event", "EXCHANGE", "--json");
+    long a = admin.out().lines().count();
+    long r = resident.out().lines().count();
+    assertTrue(a > 0 && r > 0, admin.describe() + resident.describe());
+    assertEquals(all.out().lines().count(), a + r, "every EXCHANGE is one class's");
+    assertTrue(run(env, "ledger", "query", "--tier", "ho1", "--agent-class", "ADMIN").out().lines().count() > 0,
+        "HO1's entries of ADMIN's session");
+  }
 }

@@ -39,6 +39,9 @@ class PipedChatReplyTest {
   static final String PRIMARY_MODEL = "claude-sonnet-4-5";
   static final String BACKUP_MODEL = "claude-haiku-4-5";
 
+  /** How long the primary's partial text stays on the wire before its connection is cut. */
+  static final long PARTIAL_SHOWN_MILLIS = 1_000;
+
   @TempDir Path home;
   private final MockWebServer server = new MockWebServer();
   private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
@@ -75,7 +78,9 @@ class PipedChatReplyTest {
           return SseBody.of(stream(BACKUP), 0).response();
         }
         List<String> events = stream(PRIMARY_WHOLE);
-        return SseBody.cutAfter(events, 4).response(); // ends right after PARTIAL
+        // Ends after PARTIAL, which stays on the wire for a while first: a chat that follows the turn's
+        // events (every 50 ms) sees it even on a loaded machine, so --stream has something to withdraw.
+        return SseBody.stallAfter(events, 4, PARTIAL_SHOWN_MILLIS).response();
       }
     });
     Map<String, String> env = CliHarness.env(home);

@@ -65,7 +65,8 @@ public final class Gateway {
   private final OutputValidator validator;
   private final Function<String, CircuitBreaker> breakerFactory;
   private final Clock clock;
-  private final ExchangeSpool spool;
+  /** Paid answers the HOT ledger could not take yet, and their recording. */
+  private final KeptAnswers kept;
   private final ExchangeCost costs;
   private final TenantGuard tenants;
   private final Telemetry telemetry;
@@ -107,7 +108,7 @@ public final class Gateway {
     this.validator = validator;
     this.breakerFactory = breakerFactory;
     this.clock = clock;
-    this.spool = Objects.requireNonNull(spool, "spool");
+    this.kept = new KeptAnswers(this.hot, Objects.requireNonNull(spool, "spool"));
     this.costs = new ExchangeCost(config.prices());
     this.hops = new FallbackHops(hot, config, this::providerOf, this::modelOf,
         r -> DollarReservation.shortfall(r, modelOf(r), costs.pricing(providerOf(r), modelOf(r))));
@@ -225,10 +226,9 @@ public final class Gateway {
 
     String key = ExchangeRecords.successKey(request);
     if (key != null) {
-      Optional<LedgerEntry> kept = spool.find(key);
-      if (kept.isPresent()) {
-        String id = hot.write(kept.get());
-        spool.forget(key);
+      Optional<String> keptId = kept.recordKept(key);
+      if (keptId.isPresent()) {
+        String id = keptId.get();
         LOG.info("the answer to {} kept while the ledger was unreachable is recorded now as {}; the provider is not"
             + " asked again", request.activityId(), id);
         return ExchangeRecords.replay(hot.byId(id).orElseThrow(), request.tokenBudgetRemaining());
@@ -251,7 +251,7 @@ public final class Gateway {
       throw new GatewayException(p.failureCode(), null, null, p.message()
           + "; nothing was sent to provider " + providerId);
     }
-    recordKeptAnswers();
+    kept.recordPending();
 
     String tenant = cp.model.TenantId.orDefault(sized.tenant());
     tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
@@ -331,7 +331,7 @@ public final class Gateway {
     held.settle(cost);
     String id;
     try {
-      id = record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
+      id = kept.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
           latency, priced, outputValid, outputErrors)));
       ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
     } finally {
@@ -347,43 +347,6 @@ public final class Gateway {
     return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
         reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
         null, budgetLeft, false, cost + torn.cost());
-  }
-
-  /**
-   * Writes the EXCHANGE of a paid answer; when the ledger refuses it, keeps the answer in the
-   * spool first (so no retry pays for it again) and then fails as the ledger did.
-   */
-  private String record(LedgerEntry exchange) {
-    try {
-      return hot.write(exchange);
-    } catch (LedgerException e) {
-      if (exchange.idempotencyKey() != null) {
-        try {
-          spool.keep(exchange, e.getMessage());
-          LOG.warn("the provider answered {} but the HOT ledger could not record it; the answer is kept in {} and"
-              + " recorded when the ledger is back", exchange.metaText("activity_id"), spool.directory());
-        } catch (RuntimeException keepFailed) {
-          e.addSuppressed(keepFailed);
-          LOG.error("the provider answered {} and neither the HOT ledger nor the spool {} could keep it",
-              exchange.metaText("activity_id"), spool.directory(), keepFailed);
-        }
-      }
-      throw e;
-    }
-  }
-
-  /** Writes the answers kept while the ledger was unreachable (it is reachable now); stops at the first refusal. */
-  private void recordKeptAnswers() {
-    for (LedgerEntry kept : spool.pending()) {
-      try {
-        String id = hot.write(kept);
-        spool.forget(kept.idempotencyKey());
-        LOG.info("answer {} kept while the ledger was unreachable is recorded now as {}", kept.idempotencyKey(), id);
-      } catch (LedgerException e) {
-        LOG.warn("answers kept in {} stay there for now: {}", spool.directory(), e.getMessage());
-        return;
-      }
-    }
   }
 
   /**

@@ -17,23 +17,14 @@ package cp.model;
 public final class DisplayText {
   private DisplayText() {}
 
+  /** Which characters a form of escaping shows as escapes: a code point, and whether it is an unpaired surrogate. */
+  private interface Escaped {
+    boolean test(int cp, boolean unpaired);
+  }
+
   /** {@code text} with every character that could act on the display escaped; null stays null. */
   public static String escape(String text) {
-    if (text == null || !needsEscape(text)) {
-      return text;
-    }
-    StringBuilder sb = new StringBuilder(text.length() + 16);
-    for (int i = 0; i < text.length(); ) {
-      int cp = text.codePointAt(i);
-      boolean unpaired = Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1;
-      if (unpaired || acts(cp)) {
-        sb.append(cp > 0xFFFF ? String.format("\\U%08X", cp) : String.format("\\u%04X", cp));
-      } else {
-        sb.appendCodePoint(cp);
-      }
-      i += Character.charCount(cp);
-    }
-    return sb.toString();
+    return escapeWhere(text, DisplayText::escapedForJudging);
   }
 
   /**
@@ -44,41 +35,57 @@ public final class DisplayText {
    * a model's or a tool's text must not retitle the window, clear the screen or reorder a line.
    */
   public static String forTerminal(String text) {
-    if (text == null) {
-      return null;
-    }
-    StringBuilder sb = null;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      boolean acts = (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f)
-          || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
-      if (acts && sb == null) {
-        sb = new StringBuilder(text.length() + 16).append(text, 0, i);
-      }
-      if (sb != null) {
-        if (acts) {
-          sb.append(String.format("\\u%04X", (int) c));
-        } else {
-          sb.append(c);
-        }
-      }
-    }
-    return sb == null ? text : sb.toString();
+    return escapeWhere(text, DisplayText::escapedOnTerminal);
   }
 
   /** Whether {@link #escape} would change {@code text}. */
   public static boolean needsEscape(String text) {
-    if (text == null) {
-      return false;
+    return text != null && firstEscaped(text, DisplayText::escapedForJudging) >= 0;
+  }
+
+  private static String escapeWhere(String text, Escaped escaped) {
+    int first = text == null ? -1 : firstEscaped(text, escaped);
+    if (first < 0) {
+      return text;
     }
-    for (int i = 0; i < text.length(); ) {
+    StringBuilder sb = new StringBuilder(text.length() + 16).append(text, 0, first);
+    for (int i = first; i < text.length(); ) {
       int cp = text.codePointAt(i);
-      if ((Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1) || acts(cp)) {
-        return true;
+      if (escaped.test(cp, unpaired(text, i, cp))) {
+        sb.append(cp > 0xFFFF ? String.format("\\U%08X", cp) : String.format("\\u%04X", cp));
+      } else {
+        sb.appendCodePoint(cp);
       }
       i += Character.charCount(cp);
     }
-    return false;
+    return sb.toString();
+  }
+
+  /** The index of the first character {@code escaped} escapes, or -1. */
+  private static int firstEscaped(String text, Escaped escaped) {
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      if (escaped.test(cp, unpaired(text, i, cp))) {
+        return i;
+      }
+      i += Character.charCount(cp);
+    }
+    return -1;
+  }
+
+  private static boolean unpaired(String text, int i, int cp) {
+    return Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1;
+  }
+
+  /** For a person judging a record: unpaired surrogates and everything that {@link #acts}. */
+  private static boolean escapedForJudging(int cp, boolean unpaired) {
+    return unpaired || acts(cp);
+  }
+
+  /** On a terminal: what would act on it (see {@link #forTerminal}); text, emoji joiners and surrogates as they are. */
+  private static boolean escapedOnTerminal(int cp, boolean unpaired) {
+    return (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7f && cp <= 0x9f)
+        || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
   }
 
   /** A character that changes the display rather than showing itself (newline excepted). */

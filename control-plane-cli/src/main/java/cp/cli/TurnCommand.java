@@ -11,8 +11,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * One turn, scriptable: prints the reply as it arrives (issue 24; {@code --no-stream}: only at
- * the end) and the footer, or the whole TurnResult as JSON.
+ * One turn, scriptable: prints the reply and the footer, or the whole TurnResult as JSON. On a
+ * terminal the reply is printed as it arrives (issue 24); piped or redirected it is printed once,
+ * when the turn is done, as {@code cpctl chat} does, so text the turn withdraws never reaches what a
+ * script reads. {@code --stream} asks for the live text anyway, {@code --no-stream} never.
  */
 @Command(name = "turn", mixinStandardHelpOptions = true,
     description = "Send one turn to a session and print the reply (exit 1 when the turn ended in error).")
@@ -29,8 +31,13 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
   @Option(names = "--json", description = "Print the whole TurnResult as JSON.")
   boolean json;
 
-  @Option(names = "--no-stream", description = "Print only the whole reply at the end, not as it is written.")
+  @Option(names = "--no-stream", description = "Print only the whole reply at the end, not as it is written"
+      + " (what turn does when stdout is not a terminal).")
   boolean noStream;
+
+  @Option(names = "--stream", description = "Print the reply as it is written even when stdout is not a terminal"
+      + " (text the turn withdraws then stays in stdout; stderr says so).")
+  boolean stream;
 
   @Parameters(paramLabel = "TEXT", arity = "1..*", description = "The message (words are joined with spaces).")
   String[] words;
@@ -38,6 +45,9 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
   @Override
   public Integer call() {
     var cfg = config();
+    if (stream && noStream) {
+      throw new IllegalArgumentException("--stream and --no-stream contradict each other: give one of them");
+    }
     CliPlane.requireSharedService(cfg, "turn");
     String text = String.join(" ", words);
     int replaced = text.indexOf(NOT_UTF8);
@@ -47,7 +57,8 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
     }
     try (CliPlane plane = CliPlane.open(cfg, env())) {
       LiveReply live = new LiveReply(out(), err(), () -> { });
-      boolean stream = !json && !noStream;
+      // Piped, the live text is not printed: text the turn withdraws would stay in what a script reads.
+      boolean following = !json && (stream || (!noStream && stdoutIsTerminal()));
       TurnResult r = plane.client.turn(sessionId, text, new TurnListener() {
         @Override
         public void onApproval(PendingApproval p) {
@@ -66,7 +77,7 @@ final class TurnCommand extends CliCommand implements java.util.concurrent.Calla
 
         @Override
         public boolean wantsEvents() {
-          return stream;
+          return following;
         }
 
         @Override

@@ -82,7 +82,7 @@ class SharedServiceCommandsTest {
   /** Issue 24: the streamed reply and the --no-stream one print the same: the reply, then the footer. */
   @Test
   void turnStreamed_andTurnWithNoStream_printTheSameReply() {
-    var streamed = run(env, "turn", "--session", startSession(), "Tell me how a durable workflow recovers after a crash");
+    var streamed = run(env, "turn", "--session", startSession(), "--stream", "Tell me how a durable workflow recovers after a crash");
     var whole = run(env, "turn", "--session", startSession(), "--no-stream", "Tell me how a durable workflow recovers after a crash");
     assertEquals(Cpctl.OK, streamed.code(), streamed::describe);
     assertEquals(Cpctl.OK, whole.code(), whole::describe);

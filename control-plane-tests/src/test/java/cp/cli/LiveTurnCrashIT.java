@@ -69,7 +69,8 @@ class LiveTurnCrashIT {
     assertEquals(Cpctl.OK, start.code(), start::describe);
     String sid = start.out().trim();
 
-    CpctlProcesses.Cli turn = procs.start("turn", env, "turn", "--session", sid, "explain it word by word");
+    // --stream: its stdout is a pipe, and this test watches the reply arrive before the kill.
+    CpctlProcesses.Cli turn = procs.start("turn", env, "turn", "--session", sid, "--stream", "explain it word by word");
     long deadline = System.nanoTime() + CpctlProcesses.STEP_TIMEOUT.toNanos();
     while (streams.isEmpty() || streams.get(0).sentNanos.size() < KILL_AFTER_EVENTS
         || !turn.stdout().contains("word3 ")) {

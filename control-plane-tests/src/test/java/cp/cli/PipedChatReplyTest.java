@@ -152,6 +152,40 @@ class PipedChatReplyTest {
     assertTrue(r.err().contains("--stream") && r.err().contains("--no-stream"), r::describe);
   }
 
+  /**
+   * The same report for {@code cpctl turn}: with stdout piped it still wrote the live text, so a
+   * reply the fallback rewrote kept the primary's withdrawn words in what a script read.
+   */
+  @Test
+  void pipedTurn_aReplyTheFallbackRewrote_stdoutHoldsOnlyTheFinalReply() throws Exception {
+    try (SharedService service = SharedService.start(home, env(true))) {
+      var start = CliHarness.run(service.env(), "session", "start");
+      assertEquals(Cpctl.OK, start.code(), start::describe);
+
+      var r = CliHarness.run(service.env(), "turn", "--session", start.out().trim(), "hello");
+
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+      assertTrue(requests.contains(BACKUP_MODEL + " stream"), () -> requests + "\n" + r.describe());
+      assertEquals(List.of(BACKUP), r.out().lines().limit(1).toList(), r::describe);
+      assertTrue(!r.out().contains(PARTIAL.trim()) && !r.err().contains("withdrawn"), r::describe);
+    }
+  }
+
+  @Test
+  void pipedTurnWithStream_printsTheLiveText_andSaysWhatWasWithdrawn() throws Exception {
+    try (SharedService service = SharedService.start(home, env(true))) {
+      var start = CliHarness.run(service.env(), "session", "start");
+      assertEquals(Cpctl.OK, start.code(), start::describe);
+
+      var r = CliHarness.run(service.env(), "turn", "--session", start.out().trim(), "--stream", "hello");
+
+      assertTrue(r.out().contains(PARTIAL.trim()) && r.out().contains(BACKUP), r::describe);
+      assertTrue(r.err().contains("withdrawn"), r::describe);
+      var both = CliHarness.run(service.env(), "turn", "--session", start.out().trim(), "--stream", "--no-stream", "x");
+      CliHarness.assertOneLineError(both, Cpctl.BAD_INPUT);
+    }
+  }
+
   private static List<String> stream(String reply) {
     List<String> events = new ArrayList<>();
     events.add(event("message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_s\",\"type\":\"message\","

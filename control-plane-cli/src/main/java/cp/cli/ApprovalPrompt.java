@@ -19,7 +19,14 @@ import java.util.Optional;
 final class ApprovalPrompt {
   /** Who decides when no name is given: the OS user (issue 15: "--by or the OS user"). */
   static String approver(String by) {
-    return by != null && !by.isBlank() ? by : System.getProperty("user.name", "unknown");
+    if (by == null) {
+      return System.getProperty("user.name", "unknown");
+    }
+    if (by.isBlank()) {
+      // An empty --by (an unset shell variable, say) must not record someone else as the approver.
+      throw new IllegalArgumentException("--by is empty: give who decides, or leave --by out to record the OS user");
+    }
+    return by;
   }
 
   /** What the person answered: a decision, or none (end of input, or {@code exit}: then {@code leave}). */

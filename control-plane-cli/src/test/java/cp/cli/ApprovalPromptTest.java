@@ -104,4 +104,24 @@ class ApprovalPromptTest {
     assertTrue(ask("").isEmpty());
     assertTrue(ask("r\n").isEmpty());
   }
+
+  /** A tester's report: {@code approve --by ""} (an unset variable) recorded the OS user as the approver. */
+  @Test
+  void anEmptyBy_isRefused_namingTheOption_andNoByMeansTheOsUser() {
+    for (String blank : new String[] {"", "  "}) {
+      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> ApprovalPrompt.approver(blank));
+      assertTrue(e.getMessage().startsWith("--by is empty"), e.getMessage());
+    }
+    assertEquals(System.getProperty("user.name", "unknown"), ApprovalPrompt.approver(null));
+    assertEquals("carol", ApprovalPrompt.approver("carol"));
+  }
+
+  @Test
+  void approveWithAnEmptyBy_failsInOneLine_beforeReachingAnyService(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home) {
+    var r = CliHarness.run(CliHarness.env(home), "approve", "SES-1a2b3c4d", "APR-1a2b3c4d-0001-02-1-1", "--by", "");
+
+    CliHarness.assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("--by is empty"), r::describe);
+  }
 }

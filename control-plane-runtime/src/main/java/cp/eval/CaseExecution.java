@@ -44,8 +44,17 @@ final class CaseExecution {
   private final CaseRuns runs;
   private final String taskQueue;
   private final int continueAsNewAfterTurns;
+  private final boolean embedded;
+  private final java.util.function.Consumer<String> progress;
 
-  CaseExecution(EvalScope scope, EvalRunStore store, EvalPlane plane, boolean liveTools) {
+  /** What looks at a running case turn's pending approvals at each poll. */
+  interface PendingWatch {
+    void poll();
+  }
+
+  /** {@code progress}: where a live tool's waiting approval is told (once each). */
+  CaseExecution(EvalScope scope, EvalRunStore store, EvalPlane plane, boolean liveTools,
+      java.util.function.Consumer<String> progress) {
     this.scope = scope;
     this.store = store;
     this.client = plane.client();
@@ -54,6 +63,8 @@ final class CaseExecution {
     this.runs = new CaseRuns(plane.runtime().ledgers());
     this.taskQueue = plane.runtime().config().worker().taskQueue();
     this.continueAsNewAfterTurns = plane.runtime().config().worker().continueAsNewAfterTurns();
+    this.embedded = plane.embedded();
+    this.progress = progress;
   }
 
   /** The case's run: its turn's, or the error that kept the turn from running. Records it as finished. */
@@ -75,8 +86,9 @@ final class CaseExecution {
     CaseRun run;
     try {
       start(sid, c.input().agentClass());
-      TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt),
-          liveTools ? null : new RecordedApprovals(client, sid, c.recorded() == null ? null : c.recorded().tools()));
+      PendingWatch approvals = liveTools ? new LiveApprovalNotices(client, sid, c.id(), embedded, progress)
+          : new RecordedApprovals(client, sid, c.recorded() == null ? null : c.recorded().tools());
+      TurnResult r = turn(sid, c.input().text(), scope.turnUpdateId(c.id(), attempt), approvals);
       run = runs.of(c.id(), sid, r, (System.nanoTime() - t0) / 1_000_000);
     } catch (RuntimeException e) {
       if (serviceUnreachable(e)) {
@@ -139,8 +151,8 @@ final class CaseExecution {
     }
   }
 
-  /** Sends the case's turn and waits for it; {@code approvals} (null: none) answers what it waits for meanwhile. */
-  private TurnResult turn(String sid, String text, String updateId, RecordedApprovals approvals) {
+  /** Sends the case's turn and waits for it; {@code approvals} looks at what it waits for meanwhile. */
+  private TurnResult turn(String sid, String text, String updateId, PendingWatch approvals) {
     WorkflowStub stub = client.newUntypedWorkflowStub(sid);
     CompletableFuture<TurnResult> result = stub.startUpdate(UpdateOptions.newBuilder(TurnResult.class)
         .setUpdateName(SessionWorkflow.TURN).setUpdateId(updateId).setWaitForStage(WorkflowUpdateStage.ACCEPTED)
@@ -149,9 +161,7 @@ final class CaseExecution {
       try {
         return result.get(APPROVAL_POLL.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
-        if (approvals != null) {
-          approvals.decidePending();
-        }
+        approvals.poll();
       } catch (ExecutionException e) {
         throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
       } catch (InterruptedException e) {

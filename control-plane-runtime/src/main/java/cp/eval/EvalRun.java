@@ -34,7 +34,7 @@ public final class EvalRun {
   /** Runs {@code suite} on {@code plane}; {@code suiteName} is recorded with the results. */
   public List<CaseRun> run(EvalSuite suite, String suiteName, EvalPlane plane, EvalJudge judge,
       Consumer<String> progress) throws InterruptedException {
-    CaseExecution execution = new CaseExecution(scope, store, plane, options.liveTools());
+    CaseExecution execution = new CaseExecution(scope, store, plane, options.liveTools(), progress);
     List<Future<CaseRun>> pending = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.concurrency(), Math.max(1,
         suite.cases().size())), r -> {

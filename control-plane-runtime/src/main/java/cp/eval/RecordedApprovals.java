@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>An agent whose {@code approvers} do not include {@value #DECIDED_BY} refuses the decision; the
  * approval then waits as it would for a person, and the log says why once.
  */
-final class RecordedApprovals {
+final class RecordedApprovals implements CaseExecution.PendingWatch {
   /** Who the decisions are recorded as taken by. */
   static final String DECIDED_BY = "eval-replay";
   private static final Logger LOG = LoggerFactory.getLogger(RecordedApprovals.class);
@@ -40,6 +40,11 @@ final class RecordedApprovals {
     this.session = client.newWorkflowStub(SessionWorkflow.class, sessionId);
     this.sessionId = sessionId;
     this.recorded = recorded == null ? List.of() : recorded;
+  }
+
+  @Override
+  public void poll() {
+    decidePending();
   }
 
   /** Answers the session's pending approvals not answered yet; returns how many it answered now. */

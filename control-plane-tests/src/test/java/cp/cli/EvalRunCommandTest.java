@@ -351,6 +351,32 @@ class EvalRunCommandTest {
     assertFalse(r.out().contains("Tools replayed from the record: write_file"), r::describe);
   }
 
+  /**
+   * A tester's report: {@code eval run --live-tools} on its own embedded service printed nothing
+   * while a case's tool call waited for an approval nobody could give (240 s for write_file). It
+   * now says once what waits, until when, and that nobody can decide it there.
+   */
+  @Test
+  void liveToolsOnTheEmbeddedService_sayWhatWaitsForApproval_andThatNobodyCanDecideIt() throws Exception {
+    Path agents = work.resolve("agents");
+    Files.createDirectories(agents);
+    Files.writeString(agents.resolve("w.yaml"), "agent_class: WRITER\ninstructions: You write notes.\n"
+        + "tools: [write_file]\napproval_timeout_seconds: 2\npermissions: {write: ['HO2/*']}\n");
+    Path suite = work.resolve("live.yaml");
+    Files.writeString(suite, "suite_version: 1\ncases:\n- id: live\n  input:\n    agent_class: WRITER\n"
+        + "    text: 'call write_file {\"path\": \"HO2/n.txt\", \"content\": \"x\"}'\n");
+    Map<String, String> env = CliHarness.env(home);
+
+    var r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+        () -> run(env, "eval", "run", suite.toString(), "--live-tools", "--agents-dir", agents.toString()));
+
+    assertTrue(r.err().contains("live: write_file waits for approval APR-"), r::describe);
+    assertTrue(r.err().contains("nobody can decide it: this run's Temporal service is embedded"), r::describe);
+    assertEquals(1, r.err().lines().filter(l -> l.contains("waits for approval")).count(), "told once: "
+        + r.describe());
+    assertTrue(r.out().contains("1 call(s) did not run: approval denied or timed out"), r::describe);
+  }
+
   @Test
   void aReportThatCannotBeWritten_isRefusedBeforeAnyCaseRuns() throws Exception {
     Map<String, String> env = CliHarness.env(home);

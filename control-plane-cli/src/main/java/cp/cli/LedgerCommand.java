@@ -54,6 +54,12 @@ final class LedgerCommand extends CliCommand implements Runnable {
     return ids;
   }
 
+  /** Whether the HOT ledger holds any entry of {@code sessionId} (every session starts there). */
+  static boolean hasSession(Ledgers ledgers, String sessionId) {
+    return ledgers.existing(Tier.HOT, null)
+        .map(hot -> !hot.query(new LedgerQuery(null, sessionId, null, 1)).isEmpty()).orElse(false);
+  }
+
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
     StreamId id = streamId(tier, agentClass);
@@ -88,7 +94,14 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (limit < 0) {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
-      try (Ledgers ledgers = openLedgers(config())) {
+      if (session != null) {
+        checkSessionId("--session", session);
+      }
+      try (Ledgers ledgers = readLedgers(config())) {
+        if (session != null && !hasSession(ledgers, session)) {
+          throw new IllegalArgumentException("session " + session + " is not in the ledgers in "
+              + ledgers.store().describe() + " (HOT has no entry of it; see 'cpctl sessions')");
+        }
         Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {

@@ -36,6 +36,22 @@ public final class Ledgers implements AutoCloseable {
     this.store = Objects.requireNonNull(store, "store");
   }
 
+  /**
+   * The ledgers of a command that only reads ({@code ledger query}, {@code show}, {@code sessions},
+   * {@code spend}, {@code eval freeze|verify}): nothing is created, recovered or rewritten. JSONL
+   * streams open read-only ({@link JsonlStore#readOnly}; {@code warnings} gets one line per stream
+   * whose incomplete final line was skipped). PostgreSQL applies no migration: a schema that needs one
+   * is refused as {@code CP_LEDGER_MIGRATE=validate} refuses it ({@code off} stays off).
+   */
+  public static Ledgers readOnly(PlaneLayout layout, LedgerSettings settings, java.util.function.Consumer<String> warnings) {
+    LedgerDatabase db = settings.database();
+    if (db == null) {
+      return new Ledgers(layout, JsonlStore.readOnly(layout, settings, warnings));
+    }
+    return new Ledgers(layout, PostgresStore.open(db.migration() == LedgerMigration.AUTO
+        ? db.withMigration(LedgerMigration.VALIDATE) : db, settings));
+  }
+
   private static LedgerStore storeFor(PlaneLayout layout, LedgerSettings settings) {
     return settings.database() == null ? new JsonlStore(layout, settings)
         : PostgresStore.open(settings.database(), settings);

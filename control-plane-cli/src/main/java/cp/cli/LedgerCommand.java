@@ -287,7 +287,8 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (java.nio.file.Files.exists(outFile)) {
         throw new IllegalArgumentException("--out " + outFile + " exists; export writes a new file only");
       }
-      try (Ledgers ledgers = openLedgers(config())) {
+      // Export reads the ledgers (it writes only --out): they are opened read-only.
+      try (Ledgers ledgers = readLedgers(config())) {
         Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           throw new IllegalArgumentException("there is no " + tier + " ledger in " + ledgers.store().describe());

@@ -48,8 +48,19 @@ public final class Ledgers implements AutoCloseable {
     if (db == null) {
       return new Ledgers(layout, JsonlStore.readOnly(layout, settings, warnings));
     }
-    return new Ledgers(layout, PostgresStore.open(db.migration() == LedgerMigration.AUTO
-        ? db.withMigration(LedgerMigration.VALIDATE) : db, settings));
+    if (db.migration() != LedgerMigration.AUTO) {
+      return new Ledgers(layout, PostgresStore.open(db, settings));
+    }
+    try {
+      return new Ledgers(layout, PostgresStore.open(db.withMigration(LedgerMigration.VALIDATE), settings));
+    } catch (LedgerStoreUnavailableException e) {
+      if (e.getCause() != null) {
+        throw e;
+      }
+      // Not reachability: the schema needs a migration, which a reader does not apply.
+      throw new LedgerStoreUnavailableException(e.getMessage() + " (a command that only reads applies no migration;"
+          + " a worker, chat or 'cpctl ledger verify' with " + LedgerMigration.VARIABLE + "=auto applies them)", e);
+    }
   }
 
   private static LedgerStore storeFor(PlaneLayout layout, LedgerSettings settings) {

@@ -92,6 +92,9 @@ public final class JsonlStore implements LedgerStore {
   @Override
   public VerifyResult verify(StreamId id) {
     Path p = layout.ledgerPath(id.tier(), id.agentClass());
+    if (open.get(p) instanceof ReadOnlyLedger read) {
+      return read.verify(); // walked when it was read; the file is not read again
+    }
     return Ledger.verifyFile(p, settings.options(id.tier()), true);
   }
 

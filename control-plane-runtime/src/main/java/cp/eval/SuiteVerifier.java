@@ -158,7 +158,9 @@ public final class SuiteVerifier {
     if (r.ok()) {
       return Optional.empty();
     }
-    Long line = lines.computeIfAbsent(id, k -> lineNumbers(stream)).get(e.entryId());
+    // A stream opened read-only knows its lines from the one read; another one is read once more here.
+    Long line = stream.lineOf(e.entryId()).orElseGet(() -> lines.computeIfAbsent(id, k -> lineNumbers(stream))
+        .get(e.entryId()));
     if (line != null && line < r.firstBadLine()) {
       return Optional.empty();
     }

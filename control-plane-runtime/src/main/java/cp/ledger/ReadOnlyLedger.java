@@ -131,6 +131,12 @@ final class ReadOnlyLedger implements LedgerStream {
     return reads == null ? Optional.empty() : reads.idForKey(idempotencyKey);
   }
 
+  /** From the index the one read built; {@code ledger verify}'s line numbers. */
+  @Override
+  public Optional<Long> lineOf(String entryId) {
+    return loader == null ? Optional.empty() : Optional.ofNullable(loader.index().lineOf(StoredText.clean(entryId)));
+  }
+
   @Override
   public long size() {
     return lines();

@@ -108,4 +108,19 @@ class ReadOnlyLedgerTest {
     }
     assertFalse(warnings.isEmpty());
   }
+
+  /** Line numbers come from the one read, garbage lines counted, as 'ledger verify' numbers them. */
+  @Test
+  void lineOf_countsLinesThatAreNotEntries() throws Exception {
+    List<String> ids = write(3);
+    List<String> lines = new ArrayList<>(Files.readAllLines(hot(), StandardCharsets.UTF_8));
+    lines.add(1, "not json");
+    Files.write(hot(), lines, StandardCharsets.UTF_8);
+    try (Ledgers ledgers = readOnly()) {
+      LedgerStream s = ledgers.hot();
+      assertEquals(2, s.verify().firstBadLine(), s.verify()::toString);
+      assertEquals(List.of(1L, 3L, 4L), ids.stream().map(id -> s.lineOf(id).orElseThrow()).toList());
+      assertTrue(s.lineOf("LED-0000000000000000").isEmpty());
+    }
+  }
 }

@@ -360,22 +360,40 @@ class EvalFreezeVerifyTest {
     assertFalse(Files.exists(out));
   }
 
-  /** Eval verify used to read each cited stream twice: a verify of the file, then an open that read it again. */
+  /**
+   * Eval verify used to read each cited stream twice: a verify of the file, then an open that read it again
+   * (and, for a stream failing verification, a third time for its line numbers).
+   */
   @Test
-  void verify_readsEachCitedStreamOnce() {
+  void verify_readsEachCitedStreamOnce_intactOrNot() throws Exception {
     EvalSuite suite = frozen();
-    CountingStore counting = new CountingStore(cp.ledger.JsonlStore.readOnly(new cp.ledger.PlaneLayout(home),
-        cp.ledger.LedgerSettings.defaults(), w -> { }));
-    List<cp.eval.CaseVerdict> verdicts;
-    try (Ledgers ledgers = new Ledgers(new cp.ledger.PlaneLayout(home), counting)) {
-      verdicts = new cp.eval.SuiteVerifier(ledgers).verify(suite);
-    }
-    assertTrue(verdicts.stream().allMatch(cp.eval.CaseVerdict::ok), verdicts::toString);
-    assertEquals(java.util.Set.of("hot", "ho2/ADMIN", "ho1"), counting.reads.keySet(), counting.reads::toString);
-    counting.reads.forEach((stream, n) -> assertEquals(1, n, "reads of " + stream + ": " + counting.reads));
+    assertTrue(readsWhileVerifying(suite, home).stream().allMatch(cp.eval.CaseVerdict::ok));
+
+    Path altered = copyOfHome("altered-once");
+    Path ho1 = altered.resolve("HO1/ledger/worker.jsonl");
+    Files.writeString(ho1, Files.readString(ho1).replace("agent ADMIN 1.0.0", "agent ADMIN 9.9.9"));
+    List<cp.eval.CaseVerdict> verdicts = readsWhileVerifying(suite, altered);
+    assertTrue(verdicts.get(1).problems().stream().anyMatch(p -> p.contains("stream ho1 fails verification at line")
+        && p.contains("(this entry is line")), verdicts::toString);
   }
 
-  /** A store that counts, per stream, the calls that read a whole stream: open and verify. */
+  /** Verifies {@code suite} against the ledgers under {@code root}, asserting each cited stream is read once. */
+  private static List<cp.eval.CaseVerdict> readsWhileVerifying(EvalSuite suite, Path root) {
+    CountingStore counting = new CountingStore(cp.ledger.JsonlStore.readOnly(new cp.ledger.PlaneLayout(root),
+        cp.ledger.LedgerSettings.defaults(), w -> { }));
+    List<cp.eval.CaseVerdict> verdicts;
+    try (Ledgers ledgers = new Ledgers(new cp.ledger.PlaneLayout(root), counting)) {
+      verdicts = new cp.eval.SuiteVerifier(ledgers).verify(suite);
+    }
+    assertEquals(java.util.Set.of("hot", "ho2/ADMIN", "ho1"), counting.reads.keySet(), counting.reads::toString);
+    counting.reads.forEach((stream, n) -> assertEquals(1, n, "reads of " + stream + ": " + counting.reads));
+    return verdicts;
+  }
+
+  /**
+   * A store that counts, per stream, the calls that read a whole stream: open, verify, and a query of
+   * every entry on a stream it opened.
+   */
   static final class CountingStore implements cp.ledger.LedgerStore {
     final cp.ledger.LedgerStore inner;
     final Map<String, Integer> reads = new java.util.TreeMap<>();
@@ -387,7 +405,21 @@ class EvalFreezeVerifyTest {
     @Override
     public cp.ledger.LedgerStream open(StreamId id) {
       reads.merge(id.label(), 1, Integer::sum);
-      return inner.open(id);
+      cp.ledger.LedgerStream s = inner.open(id);
+      return (cp.ledger.LedgerStream) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {cp.ledger.LedgerStream.class}, (proxy, method, args) -> {
+            boolean whole = method.getName().equals("readAll") || (method.getName().equals("query")
+                && args[0] instanceof cp.ledger.LedgerQuery q && q.eventType() == null && q.sessionId() == null
+                && q.workOrderId() == null);
+            if (whole) {
+              reads.merge(id.label(), 1, Integer::sum);
+            }
+            try {
+              return method.invoke(s, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
     }
 
     @Override

@@ -96,4 +96,50 @@ class ReadOnlyCommandsTest {
     }
     assertEquals(Map.of("", "<dir>"), tree(home), "CP_HOME is as empty as it was");
   }
+
+  /** {@code chattr} on every file and directory under {@code root}; false when this process may not. */
+  private static boolean chattr(String flag, Path root) {
+    try {
+      Process p = new ProcessBuilder("chattr", "-R", flag, root.toString()).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Nothing is even opened for writing: with every file and directory under CP_HOME immutable ({@code chattr
+   * +i}: the kernel refuses a write open, a create or a rename, even to root), each reading command still
+   * works. The tenant counters of {@code spend} included (they were opened for writing and locked
+   * exclusively to be read).
+   */
+  @Test
+  void onAnImmutablePlane_everyReadingCommandStillWorks() throws Exception {
+    Map<String, String> env = CliHarness.env(home);
+    String session = CliHarness.chat(env);
+    Files.writeString(home.resolve("HOT/ledger/governance.jsonl"), TORN, StandardCharsets.UTF_8,
+        StandardOpenOption.APPEND);
+    Path counters = home.resolve(cp.gateway.JsonlTenantCounters.FILE);
+    Files.createDirectories(counters.getParent());
+    Files.writeString(counters, "{\"op\":\"reserve\",\"key\":\"k1\",\"tenant\":\"default\",\"day\":\"2026-11-26\","
+        + "\"month\":\"2026-11\",\"amount\":0.25,\"expires_ms\":" + (System.currentTimeMillis() + 3_600_000L) + "}\n");
+    org.junit.jupiter.api.Assumptions.assumeTrue(chattr("+i", home),
+        "chattr +i is not available to this process (needs CAP_LINUX_IMMUTABLE on a file system that has it)");
+    try {
+      Map<String, String> before = tree(home);
+      for (List<String> cmd : readCommands(session)) {
+        CliHarness.Run r = CliHarness.run(env, cmd.toArray(String[]::new));
+        assertEquals(Cpctl.OK, r.code(), cmd + " on an immutable plane\n" + r.describe());
+      }
+      CliHarness.Run spend = CliHarness.run(env, "spend");
+      assertTrue(spend.out().contains("0.25"), "the counters were read\n" + spend.describe());
+      assertEquals(before, tree(home));
+    } finally {
+      assertTrue(chattr("-i", home), "made the plane mutable again");
+    }
+  }
 }

@@ -167,7 +167,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       List<ExpectedHead> expected = expectHeads.stream().map(ExpectedHead::parse).toList();
-      try (Ledgers ledgers = openLedgers(config())) {
+      try (Ledgers ledgers = readLedgers(config())) {
         String keyed = config().ledgers().key()
             .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         PlaneVerification.Report report = PlaneVerification.run(ledgers.store(), expected, keyed);

@@ -183,7 +183,8 @@ class PostgresLedgerCommandsTest {
     LedgerDatabase db = TestPostgres.freshDatabase();
     for (List<String> cmd : List.of(List.of("sessions", "--ledger"), List.of("ledger", "query", "--tier", "hot"),
         List.of("show", "SES-0123abcd"), List.of("spend"),
-        List.of("eval", "freeze", "--agent", "ADMIN", "--out", other.resolve("s.yaml").toString()))) {
+        List.of("eval", "freeze", "--agent", "ADMIN", "--out", other.resolve("s.yaml").toString()),
+        List.of("ledger", "verify"), List.of("gate-check"))) {
       var r = run(env(home, db), cmd.toArray(String[]::new));
       assertEquals(List.of(), tables(db), cmd + " created tables\n" + r.describe());
       assertOneLineError(r, Cpctl.BAD_INPUT);

@@ -123,4 +123,17 @@ class ReadOnlyLedgerTest {
       assertTrue(s.lineOf("LED-0000000000000000").isEmpty());
     }
   }
+
+  /** A ledger this JVM has open for writing is read through that instance (no second lock beside it), and stays open. */
+  @Test
+  void aLedgerOpenForWritingInThisJvm_isReadThroughItsInstance_andStaysOpenAfterwards() {
+    try (Ledger writer = Ledger.open(hot(), LedgerOptions.of(Durability.NONE))) {
+      String first = writer.write(LedgerTest.entry("EVENT", "SES-00000000", null));
+      try (Ledgers ledgers = readOnly()) {
+        assertEquals(List.of(first), ledgers.hot().readAll().stream().map(LedgerEntry::entryId).toList());
+      }
+      String second = writer.write(LedgerTest.entry("EVENT", "SES-00000000", null));
+      assertEquals(List.of(first, second), writer.readAll().stream().map(LedgerEntry::entryId).toList());
+    }
+  }
 }

@@ -65,6 +65,14 @@ abstract class CliCommand {
     }
   }
 
+  /** Refuses a session id that is not one ({@code what}: the option or parameter it came from), saying the form. */
+  static void checkSessionId(String what, String id) {
+    if (id == null || !cp.model.WorkOrderIds.SESSION_ID.matcher(id).matches()) {
+      throw new IllegalArgumentException(what + " '" + id + "' is not a session id (expected SES- and 8 hex digits,"
+          + " e.g. SES-1a2b3c4d; 'cpctl sessions' lists them)");
+    }
+  }
+
   /** Refuses a --port outside 1-65535. */
   static void checkPort(int port) {
     if (port < 1 || port > 65535) {
@@ -91,7 +99,16 @@ abstract class CliCommand {
     return stop;
   }
 
-  /** The ledgers under {@code cfg}'s CP_HOME, with its ledger settings. */
+  /**
+   * The ledgers under {@code cfg}'s CP_HOME for a command that only reads: nothing is created, recovered
+   * or rewritten ({@link Ledgers#readOnly}); a ledger ending in an incomplete line is read up to its last
+   * complete line, with one warning on stderr naming it.
+   */
+  Ledgers readLedgers(PlaneConfig cfg) {
+    return Ledgers.readOnly(new PlaneLayout(cfg.home()), cfg.ledgers(), w -> err().println("cpctl: warning: " + w));
+  }
+
+  /** The ledgers under {@code cfg}'s CP_HOME, with its ledger settings, for a command that writes. */
   static Ledgers openLedgers(PlaneConfig cfg) {
     return new Ledgers(new PlaneLayout(cfg.home()), cfg.ledgers());
   }

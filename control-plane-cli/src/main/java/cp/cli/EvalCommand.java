@@ -57,9 +57,16 @@ final class EvalCommand extends CliCommand implements Runnable {
         + " date (2026-11-01, UTC) or instant (2026-11-01T09:00:00Z).")
     String since;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
-        description = "With --agent: the newest N sessions. Default: ${DEFAULT-VALUE}.")
-    int limit;
+    @Option(names = "--limit", paramLabel = "N",
+        description = "With --agent: the newest N sessions. Default: " + DEFAULT_LIMIT + ".")
+    Integer limit;
+
+    /** The override of the chain check: the flag's name says what the suite then is. */
+    static final String FROM_UNVERIFIED = "--from-unverified-ledger";
+
+    @Option(names = FROM_UNVERIFIED, description = "Freeze even when the ledgers' hash chain does not prove the"
+        + " entries the cases cite (an edited or damaged ledger); the suite records that, and why.")
+    boolean fromUnverified;
 
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "The suite file to write (an"
         + " existing file only with --force).")
@@ -76,6 +83,11 @@ final class EvalCommand extends CliCommand implements Runnable {
       if (source.session != null && since != null) {
         throw new IllegalArgumentException("--since goes with --agent, not --session");
       }
+      if (source.session != null && limit != null) {
+        throw new IllegalArgumentException("--limit goes with --agent (how many sessions), not --session; pick turns"
+            + " of the session with --turns");
+      }
+      int limit = this.limit == null ? DEFAULT_LIMIT : this.limit;
       if (limit < 1) {
         throw new IllegalArgumentException("--limit " + limit + " must be 1 or more");
       }
@@ -87,10 +99,23 @@ final class EvalCommand extends CliCommand implements Runnable {
             + " edited); pass --force to replace it, or choose another file");
       }
       SuiteFiles.checkWritable(out);
-      try (Ledgers ledgers = openLedgers(config())) {
+      try (Ledgers ledgers = readLedgers(config())) {
         SuiteFreezer freezer = new SuiteFreezer(new SessionTurns(ledgers), Clock.systemUTC());
         EvalSuite suite = source.session != null ? freezer.session(source.session, turns)
             : freezer.agent(source.agent.toUpperCase(Locale.ROOT), since == null ? Instant.EPOCH : instant(since), limit);
+        List<String> unproven = unproven(ledgers, suite);
+        if (!unproven.isEmpty()) {
+          unproven.forEach(p -> err().println("cpctl: " + p));
+          if (!fromUnverified) {
+            err().println("cpctl: eval freeze refused: the ledgers' hash chain does not prove " + unproven.size()
+                + " cited entr" + (unproven.size() == 1 ? "y" : "ies") + " (above; 'cpctl ledger verify' names the"
+                + " damage); nothing was written. " + FROM_UNVERIFIED + " freezes anyway and records it in the suite");
+            return Cpctl.FAILED;
+          }
+          err().println("cpctl: warning: freezing from an unverified ledger (" + FROM_UNVERIFIED + "); the suite"
+              + " records it under frozen_from_unverified_ledger");
+          suite = suite.frozenFromUnverified(unproven);
+        }
         SuiteFiles.write(suite, out);
         long sessions = suite.cases().stream().map(c -> c.input().sessionId()).distinct().count();
         out().println("froze " + suite.cases().size() + " case(s) from " + sessions + " session(s) into " + out
@@ -103,6 +128,12 @@ final class EvalCommand extends CliCommand implements Runnable {
         }
       }
       return Cpctl.OK;
+    }
+
+    /** Each cited entry that its stream's verification does not prove (read once per stream, by the read-only open). */
+    private static List<String> unproven(Ledgers ledgers, EvalSuite suite) {
+      SuiteVerifier check = new SuiteVerifier(ledgers);
+      return suite.cases().stream().flatMap(c -> check.chainProblems(c).stream()).toList();
     }
 
     static Instant instant(String text) {
@@ -127,7 +158,7 @@ final class EvalCommand extends CliCommand implements Runnable {
     public Integer call() {
       EvalSuite suite = SuiteFiles.read(suiteFile);
       List<CaseVerdict> verdicts;
-      try (Ledgers ledgers = openLedgers(config())) {
+      try (Ledgers ledgers = readLedgers(config())) {
         verdicts = new SuiteVerifier(ledgers).verify(suite);
       }
       for (CaseVerdict v : verdicts) {

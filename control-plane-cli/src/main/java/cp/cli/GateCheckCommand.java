@@ -20,7 +20,7 @@ final class GateCheckCommand extends CliCommand implements java.util.concurrent.
   public Integer call() {
     var cfg = config();
     CatalogStatus status = CatalogStatus.load(cfg.catalogSource(), PlaneConfig.CATALOG_REQUIREMENTS);
-    try (Ledgers ledgers = openLedgers(cfg)) {
+    try (Ledgers ledgers = readLedgers(cfg)) {
       IntegrityGates gates = new IntegrityGates(status, ledgers);
       List<GateResult> results;
       if (gate == null) {

@@ -54,6 +54,12 @@ final class LedgerCommand extends CliCommand implements Runnable {
     return ids;
   }
 
+  /** Whether the HOT ledger holds any entry of {@code sessionId} (every session starts there). */
+  static boolean hasSession(Ledgers ledgers, String sessionId) {
+    return ledgers.existing(Tier.HOT, null)
+        .map(hot -> !hot.query(new LedgerQuery(null, sessionId, null, 1)).isEmpty()).orElse(false);
+  }
+
   /** The ledger named by --tier/--agent-class, if its file exists. */
   static Optional<LedgerStream> named(Ledgers ledgers, String tier, String agentClass) {
     StreamId id = streamId(tier, agentClass);
@@ -88,7 +94,14 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (limit < 0) {
         throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
       }
-      try (Ledgers ledgers = openLedgers(config())) {
+      if (session != null) {
+        checkSessionId("--session", session);
+      }
+      try (Ledgers ledgers = readLedgers(config())) {
+        if (session != null && !hasSession(ledgers, session)) {
+          throw new IllegalArgumentException("session " + session + " is not in the ledgers in "
+              + ledgers.store().describe() + " (HOT has no entry of it; see 'cpctl sessions')");
+        }
         Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           if (!json) {
@@ -154,7 +167,7 @@ final class LedgerCommand extends CliCommand implements Runnable {
     @Override
     public Integer call() {
       List<ExpectedHead> expected = expectHeads.stream().map(ExpectedHead::parse).toList();
-      try (Ledgers ledgers = openLedgers(config())) {
+      try (Ledgers ledgers = readLedgers(config())) {
         String keyed = config().ledgers().key()
             .map(k -> ", keyed with " + ChainKey.VARIABLE + " key id " + k.id()).orElse("");
         PlaneVerification.Report report = PlaneVerification.run(ledgers.store(), expected, keyed);
@@ -274,7 +287,8 @@ final class LedgerCommand extends CliCommand implements Runnable {
       if (java.nio.file.Files.exists(outFile)) {
         throw new IllegalArgumentException("--out " + outFile + " exists; export writes a new file only");
       }
-      try (Ledgers ledgers = openLedgers(config())) {
+      // Export reads the ledgers (it writes only --out): they are opened read-only.
+      try (Ledgers ledgers = readLedgers(config())) {
         Optional<LedgerStream> l = named(ledgers, tier, agentClass);
         if (l.isEmpty()) {
           throw new IllegalArgumentException("there is no " + tier + " ledger in " + ledgers.store().describe());

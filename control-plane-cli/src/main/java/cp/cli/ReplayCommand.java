@@ -35,6 +35,9 @@ final class ReplayCommand extends CliCommand implements java.util.concurrent.Cal
     if ((file == null) == (session == null)) {
       throw new IllegalArgumentException("give either a history FILE or --session SESSION_ID");
     }
+    if (session != null) {
+      checkSessionId("--session", session);
+    }
     List<WorkflowExecutionHistory> histories = new ArrayList<>();
     if (file != null) {
       if (!Files.isReadable(file)) {

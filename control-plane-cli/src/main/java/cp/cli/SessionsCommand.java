@@ -38,7 +38,7 @@ final class SessionsCommand extends CliCommand implements java.util.concurrent.C
         }
       }
     }
-    try (Ledgers ledgers = openLedgers(cfg)) {
+    try (Ledgers ledgers = readLedgers(cfg)) {
       List<SessionHistory.Listing> list = SessionHistory.list(ledgers);
       if (list.isEmpty()) {
         out().println("no sessions recorded under " + cfg.home());

@@ -24,7 +24,7 @@ final class ShowCommand extends MaskedCliCommand implements java.util.concurrent
   @Override
   public Integer call() {
     var cfg = config();
-    try (Ledgers ledgers = openLedgers(cfg)) {
+    try (Ledgers ledgers = readLedgers(cfg)) {
       var view = SessionHistory.load(ledgers, sessionId).orElseThrow(() -> new IllegalArgumentException(
           "session " + sessionId + " is not in the ledgers under " + cfg.home() + " (see 'cpctl sessions')"));
       var approvals = ApprovalHistory.of(ledgers, sessionId);

@@ -62,7 +62,7 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
       }
       return SpendRebuildOutput.run(cfg, openLedgers(cfg), t, json, out(), err());
     }
-    try (Ledgers ledgers = openLedgers(cfg)) {
+    try (Ledgers ledgers = readLedgers(cfg)) {
       List<cp.ledger.LedgerEntry> hot = ledgers.existing(Tier.HOT, null).map(l -> l.readAll()).orElse(List.of());
       SpendReport report = SpendReport.of(hot, grouping, t, day).withHeld(held(cfg));
       if (json) {

@@ -195,4 +195,34 @@ class LedgerCommandTest {
     assertTrue(run(env, "ledger", "query", "--tier", "ho1", "--agent-class", "ADMIN").out().lines().count() > 0,
         "HO1's entries of ADMIN's session");
   }
+
+  /** A session no ledger has used to print nothing and exit 0, like a session without entries of that kind. */
+  @Test
+  void queryOfASessionNoLedgerHas_saysSo_exit2_asShowDoes() {
+    CliHarness.chat(CliHarness.env(home));
+    var r = run(CliHarness.env(home), "ledger", "query", "--tier", "ho1", "--session", "SES-0123abcd");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("session SES-0123abcd is not in the ledgers"), r::describe);
+    var show = run(CliHarness.env(home), "show", "SES-0123abcd");
+    assertEquals(show.code(), r.code(), "the same exit as show\n" + show.describe());
+  }
+
+  @Test
+  void queryOfAMalformedSessionId_saysTheForm() {
+    var r = run(CliHarness.env(home), "ledger", "query", "--tier", "hot", "--session", "SES-XYZ");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("'SES-XYZ' is not a session id (expected SES- and 8 hex digits"), r::describe);
+  }
+
+  /** {@code --expect-head hot=FILE} with no such file used to say only that the form was wrong. */
+  @Test
+  void verifyWithAnExpectedHeadFileThatIsNotThere_namesTheFile() {
+    Path missing = home.resolve("nonexist.jsonl");
+    var r = run(CliHarness.env(home), "ledger", "verify", "--expect-head", "hot=" + missing);
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("the file " + missing + " does not exist"), r::describe);
+    var bad = run(CliHarness.env(home), "ledger", "verify", "--expect-head", "hot=12");
+    assertTrue(bad.err().contains("expected STREAM=ENTRIES:HASH"), "a mistyped head is still a form error\n"
+        + bad.describe());
+  }
 }

@@ -80,7 +80,13 @@ final class SuiteShape {
       }
       bound.add(c);
     }
-    return new EvalSuite(version, frozenAt == null || frozenAt.isNull() ? null : frozenAt.asText(), bound);
+    List<String> unverified = new ArrayList<>();
+    JsonNode u = root.get("frozen_from_unverified_ledger");
+    if (u != null && !u.isNull()) {
+      checkTexts(u, "frozen_from_unverified_ledger");
+      u.forEach(n -> unverified.add(n.asText()));
+    }
+    return new EvalSuite(version, frozenAt == null || frozenAt.isNull() ? null : frozenAt.asText(), unverified, bound);
   }
 
   private EvalCase bindCase(JsonNode node, int index) {

@@ -19,7 +19,8 @@ import java.util.Optional;
  * up to and past it (the ledger's own {@link LedgerStream#verify()}, not a second implementation),
  * and the case's {@code input} and {@code recorded} must be what {@link TurnDerivation} makes of
  * those entries, the same derivation freeze used. {@code expect} is the user's and is not checked.
- * Reads only. Not thread-safe (it caches each stream's verification for one suite).
+ * Reads only: give it {@code Ledgers.readOnly(...)}, whose streams read each file once, verification
+ * included. Not thread-safe (it caches each stream's verification for one suite).
  */
 public final class SuiteVerifier {
   /** How many differing fields one verdict names before it says how many more there are. */
@@ -61,15 +62,15 @@ public final class SuiteVerifier {
         edited.add(at + ": stream '" + cite.stream() + "' is not a ledger stream: " + e.getMessage());
         continue;
       }
-      VerifyResult before = verified.computeIfAbsent(id, this::verifyUnopened);
+      Optional<LedgerStream> stream = stream(id);
+      VerifyResult before = verified(id);
       if (before.tornTail()) {
-        // Opening the stream would move its torn tail aside (a write): eval verify changes nothing.
+        // The stream ends in a write cut short; a reader leaves it where it is (a writer would move it aside).
         edited.add(at + ": stream " + id.label() + " " + before.reason().substring(0, before.reason().indexOf(" ("))
-            + " at line " + before.firstBadLine() + " (a write cut short); eval verify changes nothing, so it did not"
-            + " open the stream: run 'cpctl ledger verify', then 'cpctl ledger repair' or any command that writes");
+            + " at line " + before.firstBadLine() + " (a write cut short); eval verify changes nothing, so the line"
+            + " stays where it is: run 'cpctl ledger verify', then 'cpctl ledger repair' or any command that writes");
         continue;
       }
-      Optional<LedgerStream> stream = stream(id);
       Optional<LedgerEntry> entry = stream.flatMap(s -> s.byId(cite.entryId()));
       if (entry.isEmpty()) {
         missing.add(at + ": not in " + (stream.isEmpty() ? "the ledgers (stream " + id.label() + " is gone)"
@@ -106,6 +107,28 @@ public final class SuiteVerifier {
     return new CaseVerdict(c.id(), edited.isEmpty() ? CaseVerdict.Status.OK : CaseVerdict.Status.EDITED, edited);
   }
 
+  /**
+   * What keeps the ledgers from proving the entries {@code c} cites: each one whose stream fails its own
+   * verification ({@code cpctl ledger verify}'s chain check) at or before it, naming the stream, the entry
+   * and the line. Empty when the chain proves every cite. {@code eval freeze} asks this before it writes.
+   */
+  public List<String> chainProblems(EvalCase c) {
+    List<String> out = new ArrayList<>();
+    for (LedgerCite cite : c.cites()) {
+      StreamId id;
+      try {
+        id = StreamId.parse(cite.stream());
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      Optional<LedgerStream> stream = stream(id);
+      Optional<LedgerEntry> entry = stream.flatMap(s -> s.byId(cite.entryId()));
+      entry.flatMap(e -> chainProblem(id, stream.get(), e)).ifPresent(p -> out.add(c.id() + ": " + cite.ledger() + " "
+          + cite.type() + " " + cite.entryId() + ": " + p));
+    }
+    return out;
+  }
+
   /** The fields of {@code input} and {@code recorded} that differ from what the cited entries say. */
   private static List<String> fieldsEdited(EvalCase c, List<LedgerEntry> entries) {
     int turn = c.input().turn();
@@ -131,11 +154,13 @@ public final class SuiteVerifier {
 
   /** Why the chain does not prove {@code e}: its stream fails verification at or before its line. */
   private Optional<String> chainProblem(StreamId id, LedgerStream stream, LedgerEntry e) {
-    VerifyResult r = verified.computeIfAbsent(id, k -> stream.verify());
+    VerifyResult r = verified(id);
     if (r.ok()) {
       return Optional.empty();
     }
-    Long line = lines.computeIfAbsent(id, k -> lineNumbers(stream)).get(e.entryId());
+    // A stream opened read-only knows its lines from the one read; another one is read once more here.
+    Long line = stream.lineOf(e.entryId()).orElseGet(() -> lines.computeIfAbsent(id, k -> lineNumbers(stream))
+        .get(e.entryId()));
     if (line != null && line < r.firstBadLine()) {
       return Optional.empty();
     }
@@ -153,11 +178,11 @@ public final class SuiteVerifier {
   }
 
   /**
-   * The stream's own verification read before anything opens it for writing (a JSONL file read
-   * under a shared lock, changing nothing); a stream that does not exist verifies as empty.
+   * The stream's own verification, once per stream: a stream opened read-only answers it from the one
+   * read that opened it ({@code Ledgers#readOnly}); a stream that does not exist verifies as empty.
    */
-  private VerifyResult verifyUnopened(StreamId id) {
-    return ledgers.store().exists(id) ? ledgers.store().verify(id) : VerifyResult.ok(0);
+  private VerifyResult verified(StreamId id) {
+    return verified.computeIfAbsent(id, k -> stream(k).map(LedgerStream::verify).orElse(VerifyResult.ok(0)));
   }
 
   private Optional<LedgerStream> stream(StreamId id) {

@@ -130,7 +130,8 @@ public final class JsonlTenantCounters implements TenantCounters {
 
   @Override
   public synchronized Map<String, Double> heldByTenant(Instant now) {
-    return locked(ch -> {
+    // What 'cpctl spend' reads: on a read-only channel under a shared lock, so a reader writes and creates nothing.
+    return readLocked(ch -> {
       Map<String, Double> held = new java.util.TreeMap<>();
       for (Reservation r : reservations.values()) {
         if (r.actual() == null && r.counts(now.toEpochMilli())) {
@@ -178,10 +179,26 @@ public final class JsonlTenantCounters implements TenantCounters {
     }
   }
 
+  /** Runs {@code step} holding a shared lock on a read-only channel (writers wait), after reading what others appended. */
+  private <T> T readLocked(Step<T> step) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      try (FileLock lock = lock(ch, true)) {
+        catchUp(ch);
+        return step.run(ch);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("tenant counters " + file + ": " + e.getMessage(), e);
+    }
+  }
+
   private static FileLock lock(FileChannel ch) throws IOException {
+    return lock(ch, false);
+  }
+
+  private static FileLock lock(FileChannel ch, boolean shared) throws IOException {
     while (true) {
       try {
-        return ch.lock();
+        return ch.lock(0, Long.MAX_VALUE, shared);
       } catch (OverlappingFileLockException e) {
         // Another counters object of this process holds it (two workers in one JVM): wait for it.
         try {

@@ -36,6 +36,9 @@ public record ExpectedHead(StreamId stream, long entries, String hash, String so
     }
   }
 
+  /** What a mistyped ENTRIES:HASH looks like (a number, maybe a colon and more; or nothing), not a file name. */
+  private static final java.util.regex.Pattern LOOKS_LIKE_A_HEAD = java.util.regex.Pattern.compile("\\d*(:.*)?");
+
   /**
    * Parses {@code STREAM=ENTRIES:HASH} ({@code hot=42:3fa9…}, {@code ho2/ADMIN=7:…}) or
    * {@code STREAM=FILE} (a file {@code cpctl ledger export} wrote: its line count and last hash).
@@ -55,11 +58,22 @@ public record ExpectedHead(StreamId stream, long entries, String hash, String so
       return new ExpectedHead(stream(m.group(1), source), Long.parseLong(m.group(2)), hash, source);
     }
     int eq = v.indexOf('=');
-    if (eq > 0) {
-      Path file = Path.of(v.substring(eq + 1));
-      if (Files.isRegularFile(file)) {
-        return fromExport(stream(v.substring(0, eq), source), file, source);
+    if (eq > 0 && !LOOKS_LIKE_A_HEAD.matcher(v.substring(eq + 1)).matches()) {
+      // Not ENTRIES:HASH, so STREAM=FILE: a file that is not there is named as such, not as a bad form.
+      StreamId stream = stream(v.substring(0, eq), source);
+      Path file;
+      try {
+        file = Path.of(v.substring(eq + 1));
+      } catch (java.nio.file.InvalidPathException e) {
+        throw new IllegalArgumentException(source + ": '" + v.substring(eq + 1) + "' is not a file name: "
+            + e.getMessage());
       }
+      if (Files.isRegularFile(file)) {
+        return fromExport(stream, file, source);
+      }
+      throw new IllegalArgumentException(source + ": the file " + file + (Files.exists(file) ? " is not a regular file"
+          : " does not exist") + " (STREAM=FILE names a file 'cpctl ledger export' wrote; or give"
+          + " STREAM=ENTRIES:HASH as it prints)");
     }
     throw new IllegalArgumentException(source + ": expected STREAM=ENTRIES:HASH (e.g. hot=42:3fa9c0de12ab34cd…, as"
         + " 'cpctl ledger export' prints) or STREAM=FILE (a file it wrote)");

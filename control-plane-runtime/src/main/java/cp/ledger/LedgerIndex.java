@@ -22,6 +22,12 @@ final class LedgerIndex {
   private final Map<String, List<Integer>> byWorkOrder = new HashMap<>();
   private final Map<String, Integer> byEntryId = new HashMap<>();
   private final Map<String, String> idByIdempotencyKey = new HashMap<>();
+  /**
+   * For each line that is not an entry (it did not parse), the number of rows before it, ascending: a
+   * row's line number is its row number plus one plus the lines skipped before it. Empty for an intact
+   * ledger, so it costs nothing there.
+   */
+  private final List<Integer> skippedBeforeRow = new ArrayList<>();
 
   void add(Row row, String idempotencyKey) {
     int n = rows.size();
@@ -57,6 +63,21 @@ final class LedgerIndex {
 
   Integer rowOf(String entryId) {
     return byEntryId.get(entryId);
+  }
+
+  /** Records a line that is not an entry (not indexed), so the line numbers of the rows after it stay right. */
+  void skipLine() {
+    skippedBeforeRow.add(rows.size());
+  }
+
+  /** The 1-based line number of an entry in the file, or null when it is not indexed. */
+  Long lineOf(String entryId) {
+    Integer row = byEntryId.get(entryId);
+    if (row == null) {
+      return null;
+    }
+    long skipped = skippedBeforeRow.stream().filter(r -> r <= row).count();
+    return row + 1 + skipped;
   }
 
   /** Row numbers matching the query, in file order, the last {@code limit} when limit > 0. */

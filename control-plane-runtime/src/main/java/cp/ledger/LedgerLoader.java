@@ -248,6 +248,8 @@ final class LedgerLoader {
     if (e != null) {
       index.add(new LedgerIndex.Row(offset, len + 1, e.entryId(), e.eventType(), e.sessionId(), e.workOrderId()),
           e.idempotencyKey());
+    } else {
+      index.skipLine();
     }
   }
 

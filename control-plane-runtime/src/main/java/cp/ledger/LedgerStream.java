@@ -77,6 +77,14 @@ public interface LedgerStream extends AutoCloseable {
   /** Number of entries (for a file: lines, including bad ones). */
   long size();
 
+  /**
+   * The 1-based line (row) of an entry in its stream, when the stream knows it without reading the
+   * entries again (a stream opened read-only); empty otherwise, or when the entry is not there.
+   */
+  default Optional<Long> lineOf(String entryId) {
+    return Optional.empty();
+  }
+
   /** Walks the whole chain from its first entry and reports the first bad one, if any. */
   VerifyResult verify();
 

@@ -36,6 +36,33 @@ public final class Ledgers implements AutoCloseable {
     this.store = Objects.requireNonNull(store, "store");
   }
 
+  /**
+   * The ledgers of a command that only reads ({@code ledger query}, {@code show}, {@code sessions},
+   * {@code spend}, {@code eval freeze|verify}): nothing is created, recovered or rewritten. JSONL
+   * streams open read-only ({@link JsonlStore#readOnly}; {@code warnings} gets one line per stream
+   * whose incomplete final line was skipped). PostgreSQL applies no migration: a schema that needs one
+   * is refused as {@code CP_LEDGER_MIGRATE=validate} refuses it ({@code off} stays off).
+   */
+  public static Ledgers readOnly(PlaneLayout layout, LedgerSettings settings, java.util.function.Consumer<String> warnings) {
+    LedgerDatabase db = settings.database();
+    if (db == null) {
+      return new Ledgers(layout, JsonlStore.readOnly(layout, settings, warnings));
+    }
+    if (db.migration() != LedgerMigration.AUTO) {
+      return new Ledgers(layout, PostgresStore.open(db, settings));
+    }
+    try {
+      return new Ledgers(layout, PostgresStore.open(db.withMigration(LedgerMigration.VALIDATE), settings));
+    } catch (LedgerStoreUnavailableException e) {
+      if (e.getCause() != null) {
+        throw e;
+      }
+      // Not reachability: the schema needs a migration, which a reader does not apply.
+      throw new LedgerStoreUnavailableException(e.getMessage() + " (a command that only reads applies no migration;"
+          + " a worker, chat or 'cpctl ledger verify' with " + LedgerMigration.VARIABLE + "=auto applies them)", e);
+    }
+  }
+
   private static LedgerStore storeFor(PlaneLayout layout, LedgerSettings settings) {
     return settings.database() == null ? new JsonlStore(layout, settings)
         : PostgresStore.open(settings.database(), settings);

@@ -205,6 +205,11 @@ public final class MaskingLedgerStore implements LedgerStore {
     }
 
     @Override
+    public Optional<Long> lineOf(String entryId) {
+      return stream.lineOf(entryId);
+    }
+
+    @Override
     public VerifyResult verify() {
       return stream.verify();
     }

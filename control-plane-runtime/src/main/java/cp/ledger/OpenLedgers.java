@@ -34,6 +34,20 @@ final class OpenLedgers {
     }
   }
 
+  /**
+   * The instance open in this JVM for {@code key} with one more holder, or null when none is: a reader
+   * that must not open the file for writing shares a writer's instance rather than lock the file beside it.
+   */
+  static Ledger acquireIfOpen(Path key) {
+    synchronized (OPEN) {
+      Ledger existing = OPEN.get(key);
+      if (existing != null) {
+        existing.refs++;
+      }
+      return existing;
+    }
+  }
+
   /** Drops one holder of {@code ledger}; true when it was the last (the caller closes the file). */
   static boolean release(Ledger ledger) {
     synchronized (OPEN) {

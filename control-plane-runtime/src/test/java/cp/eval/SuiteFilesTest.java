@@ -119,7 +119,7 @@ class SuiteFilesTest {
   @Test
   void unknownTopLevelKey_isRefused_namingFileAndKey() {
     var e = bad("{\"cases\": [], \"case\": []}", true);
-    assertTrue(e.getMessage().startsWith("bad.json: case: unknown key (known here: suite_version, frozen_at, cases)"),
+    assertTrue(e.getMessage().startsWith("bad.json: case: unknown key (known here: suite_version, frozen_at, frozen_from_unverified_ledger, cases)"),
         e.getMessage());
   }
 

@@ -319,6 +319,146 @@ class EvalFreezeVerifyTest {
         failure.getTextContent());
   }
 
+  /**
+   * Freeze from a ledger edited so its chain breaks used to write the suite without a word (verify caught it
+   * afterwards); now it refuses, exit 1, naming the stream and the entry, and writes nothing, unless
+   * --from-unverified-ledger, which the suite then records.
+   */
+  @Test
+  void freeze_fromATamperedLedger_isRefusedNamingStreamAndEntry_unlessOverridden_andThenRecorded() throws Exception {
+    Path tampered = copyOfHome("tampered");
+    Path ho1 = tampered.resolve("HO1/ledger/worker.jsonl");
+    Files.writeString(ho1, Files.readString(ho1).replace("agent ADMIN 1.0.0", "agent ADMIN 9.9.9"));
+    LedgerCite toolCall = frozen().cases().get(1).cites().stream().filter(c -> c.type().equals("TOOL_CALL"))
+        .findFirst().orElseThrow();
+    Path out = work.resolve("tampered.yaml");
+    var refused = run(CliHarness.env(tampered), "eval", "freeze", "--session", sessionId, "--out", out.toString());
+    assertEquals(Cpctl.FAILED, refused.code(), refused::describe);
+    assertTrue(refused.err().contains("stream ho1 fails verification at line")
+        && refused.err().contains("TOOL_CALL " + toolCall.entryId()), refused::describe);
+    assertTrue(refused.err().contains("--from-unverified-ledger"), refused::describe);
+    assertFalse(Files.exists(out), "nothing written");
+
+    var forced = run(CliHarness.env(tampered), "eval", "freeze", "--session", sessionId, "--out", out.toString(),
+        "--from-unverified-ledger");
+    assertEquals(Cpctl.OK, forced.code(), forced::describe);
+    EvalSuite suite = SuiteFiles.read(out);
+    assertFalse(suite.frozenFromUnverifiedLedger().isEmpty(), "the suite records it");
+    assertTrue(suite.frozenFromUnverifiedLedger().stream().anyMatch(p -> p.contains(toolCall.entryId())),
+        suite.frozenFromUnverifiedLedger()::toString);
+    assertTrue(Files.readString(out).contains("frozen_from_unverified_ledger:"), "in the file, by name");
+    assertTrue(frozen().frozenFromUnverifiedLedger().isEmpty(), "a suite from an intact ledger records nothing");
+  }
+
+  @Test
+  void freeze_limitWithSession_isRefused_itGoesWithAgent() {
+    Path out = work.resolve("x.yaml");
+    var r = run(CliHarness.env(home), "eval", "freeze", "--session", sessionId, "--limit", "1", "--out",
+        out.toString());
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("--limit goes with --agent"), r::describe);
+    assertFalse(Files.exists(out));
+  }
+
+  /**
+   * Eval verify used to read each cited stream twice: a verify of the file, then an open that read it again
+   * (and, for a stream failing verification, a third time for its line numbers).
+   */
+  @Test
+  void verify_readsEachCitedStreamOnce_intactOrNot() throws Exception {
+    EvalSuite suite = frozen();
+    assertTrue(readsWhileVerifying(suite, home).stream().allMatch(cp.eval.CaseVerdict::ok));
+
+    Path altered = copyOfHome("altered-once");
+    Path ho1 = altered.resolve("HO1/ledger/worker.jsonl");
+    Files.writeString(ho1, Files.readString(ho1).replace("agent ADMIN 1.0.0", "agent ADMIN 9.9.9"));
+    List<cp.eval.CaseVerdict> verdicts = readsWhileVerifying(suite, altered);
+    assertTrue(verdicts.get(1).problems().stream().anyMatch(p -> p.contains("stream ho1 fails verification at line")
+        && p.contains("(this entry is line")), verdicts::toString);
+  }
+
+  /** Verifies {@code suite} against the ledgers under {@code root}, asserting each cited stream is read once. */
+  private static List<cp.eval.CaseVerdict> readsWhileVerifying(EvalSuite suite, Path root) {
+    CountingStore counting = new CountingStore(cp.ledger.JsonlStore.readOnly(new cp.ledger.PlaneLayout(root),
+        cp.ledger.LedgerSettings.defaults(), w -> { }));
+    List<cp.eval.CaseVerdict> verdicts;
+    try (Ledgers ledgers = new Ledgers(new cp.ledger.PlaneLayout(root), counting)) {
+      verdicts = new cp.eval.SuiteVerifier(ledgers).verify(suite);
+    }
+    assertEquals(java.util.Set.of("hot", "ho2/ADMIN", "ho1"), counting.reads.keySet(), counting.reads::toString);
+    counting.reads.forEach((stream, n) -> assertEquals(1, n, "reads of " + stream + ": " + counting.reads));
+    return verdicts;
+  }
+
+  /**
+   * A store that counts, per stream, the calls that read a whole stream: open, verify, and a query of
+   * every entry on a stream it opened.
+   */
+  static final class CountingStore implements cp.ledger.LedgerStore {
+    final cp.ledger.LedgerStore inner;
+    final Map<String, Integer> reads = new java.util.TreeMap<>();
+
+    CountingStore(cp.ledger.LedgerStore inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public cp.ledger.LedgerStream open(StreamId id) {
+      reads.merge(id.label(), 1, Integer::sum);
+      cp.ledger.LedgerStream s = inner.open(id);
+      return (cp.ledger.LedgerStream) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {cp.ledger.LedgerStream.class}, (proxy, method, args) -> {
+            boolean whole = method.getName().equals("readAll") || (method.getName().equals("query")
+                && args[0] instanceof cp.ledger.LedgerQuery q && q.eventType() == null && q.sessionId() == null
+                && q.workOrderId() == null);
+            if (whole) {
+              reads.merge(id.label(), 1, Integer::sum);
+            }
+            try {
+              return method.invoke(s, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
+    }
+
+    @Override
+    public boolean exists(StreamId id) {
+      return inner.exists(id);
+    }
+
+    @Override
+    public List<StreamId> streams() {
+      return inner.streams();
+    }
+
+    @Override
+    public cp.ledger.VerifyResult verify(StreamId id) {
+      reads.merge(id.label(), 1, Integer::sum);
+      return inner.verify(id);
+    }
+
+    @Override
+    public List<cp.ledger.HeadCheckpoint.Finding> crossCheck(List<cp.ledger.ExpectedHead> expected) {
+      return inner.crossCheck(expected);
+    }
+
+    @Override
+    public String describe() {
+      return inner.describe();
+    }
+
+    @Override
+    public String location(StreamId id) {
+      return inner.location(id);
+    }
+
+    @Override
+    public void close() {
+      inner.close();
+    }
+  }
+
   private static void assertCitesAreTheLedgers(EvalCase c) {
     List<String> types = c.cites().stream().map(LedgerCite::type).toList();
     for (String t : List.of("SESSION_START", "WO_PLANNED", "EXCHANGE", "TOOL_CALL", "WO_QUALITY_GATE",

@@ -106,4 +106,12 @@ class ReplayCommandTest {
     assertOneLineError(r, Cpctl.BAD_INPUT);
     assertTrue(r.err().contains("TEMPORAL_ADDRESS"), r::describe);
   }
+
+  /** A malformed id said what the form is, before anything else (it used to ask for TEMPORAL_ADDRESS, or the service). */
+  @Test
+  void malformedSessionId_isRefusedInOneLine_sayingTheForm() {
+    var r = run(CliHarness.env(home), "replay", "--session", "ses-1");
+    assertOneLineError(r, Cpctl.BAD_INPUT);
+    assertTrue(r.err().contains("'ses-1' is not a session id (expected SES- and 8 hex digits"), r::describe);
+  }
 }

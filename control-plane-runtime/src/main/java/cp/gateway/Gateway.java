@@ -281,7 +281,14 @@ public final class Gateway {
     try {
       reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
-      held.release();
+      // A reply over the size limit was generated and billed, though not read: it is charged what it reserved.
+      Optional<UnreadReply> unread = UnreadReply.of(e, sized, costs.pricing(providerId, model));
+      double charged = unread.flatMap(UnreadReply::costUsd).orElse(0.0);
+      if (unread.isPresent()) {
+        held.settle(charged);
+      } else {
+        held.release();
+      }
       if (e.kind().countsAgainstHealth()) {
         breaker.onFailure();
       } else {
@@ -293,12 +300,17 @@ public final class Gateway {
       FailureCode code = e.kind().code();
       try {
         String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
-            e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
+            e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null),
+            unread));
         ChatSpan.failed(span, hot, id, code.wire());
         throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage(), e.attemptLimit());
       } finally {
         span.end();
-        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
+        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos,
+            unread.map(UnreadReply::inputTokens).orElse(0L), unread.map(UnreadReply::outputTokens).orElse(0L), charged);
+        if (unread.isPresent()) {
+          telemetry.metrics().spend(cp.model.TenantId.orDefault(sized.tenant()), sized.agentClass(), model, charged);
+        }
       }
     } catch (RuntimeException e) {
       held.release();

@@ -72,6 +72,7 @@ public final class Gateway {
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
   private final FallbackHops hops;
+  private final AttemptsInFlight attempts = new AttemptsInFlight();
 
   /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
@@ -225,6 +226,14 @@ public final class Gateway {
     }
 
     String key = ExchangeRecords.successKey(request);
+    try (AttemptsInFlight.Turn turn = attempts.take(key)) { // an earlier attempt still in flight here ends first
+      return sendOnce(request, stream, sized, providerId, model, key, start);
+    }
+  }
+
+  /** The round trip of {@link #routeRecorded} once the budgets allow it: answered from the ledger, or sent. */
+  private PromptResponse sendOnce(PromptRequest request, StreamSink stream, PromptRequest sized, String providerId,
+      String model, String key, long start) {
     if (key != null) {
       Optional<String> keptId = kept.recordKept(key);
       if (keptId.isPresent()) {

@@ -318,7 +318,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
 
   private static LlmRoundResult.Exchange exchange(PromptResponse resp) {
     return new LlmRoundResult.Exchange(resp.exchangeEntryId(), resp.inputTokens(), resp.outputTokens(), resp.cost(),
-        resp.modelId(), resp.replayed(), resp.finishReason());
+        resp.modelId(), resp.replayed(), resp.finishReason(), resp.costUnknown() ? Boolean.TRUE : null);
   }
 
   // ------------------------------------------------------------------ tool call

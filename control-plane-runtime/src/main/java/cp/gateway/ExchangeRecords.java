@@ -227,7 +227,8 @@ final class ExchangeRecords {
     return new PromptResponse(RouteOutcome.SUCCESS, content, in, out, e.metaText("model_id"), e.metaText("provider_id"),
         e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
         e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, budgetLeft, true,
-        (cost == null ? 0.0 : cost.asDouble()) + torn.cost());
+        (cost == null ? 0.0 : cost.asDouble()) + torn.cost(), e.meta(COST_UNKNOWN) != null
+        && e.meta(COST_UNKNOWN).asBoolean());
   }
 
   /**

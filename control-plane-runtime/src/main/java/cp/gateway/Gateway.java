@@ -367,7 +367,7 @@ public final class Gateway {
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
     return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
         reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
-        null, budgetLeft, false, cost + torn.cost());
+        null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
   }
 
   /**

@@ -46,14 +46,22 @@ public sealed interface LlmRoundResult
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Exchange(String entryId, long inputTokens, long outputTokens, double cost, String modelId, boolean replayed,
-      String finishReason) {
+      String finishReason, Boolean costUnknown) {
+    @com.fasterxml.jackson.annotation.JsonCreator
     public Exchange {
       Objects.requireNonNull(entryId, "entry_id");
     }
 
-    /** What this exchange costs a work order. */
+    /** An exchange whose cost is known (results recorded before {@code cost_unknown} read as this). */
+    public Exchange(String entryId, long inputTokens, long outputTokens, double cost, String modelId, boolean replayed,
+        String finishReason) {
+      this(entryId, inputTokens, outputTokens, cost, modelId, replayed, finishReason, null);
+    }
+
+    /** What this exchange costs a work order (an unpriced model's call counted as such). */
     public WoCost woCost() {
-      return WoCost.llmCall(inputTokens, outputTokens, cost);
+      WoCost c = WoCost.llmCall(inputTokens, outputTokens, cost);
+      return Boolean.TRUE.equals(costUnknown) ? c.withUnpricedCalls(1) : c;
     }
   }
 

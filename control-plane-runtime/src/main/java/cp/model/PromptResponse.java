@@ -18,6 +18,7 @@ import java.util.List;
  * @param replayed true when the response came from the ledger because a retried activity had
  *     already completed this exact round trip (no second provider call was made)
  * @param cost what the round trip cost in US dollars under the configured prices (0 offline)
+ * @param costUnknown true when the model that answered has no price, so {@code cost} (0) is not what it cost
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -40,11 +41,22 @@ public record PromptResponse(
     String errorMessage,
     Long budgetRemaining,
     boolean replayed,
-    double cost) {
+    double cost,
+    boolean costUnknown) {
 
   public PromptResponse {
     content = content == null ? List.of() : List.copyOf(content);
     outputValidationErrors = outputValidationErrors == null ? List.of() : List.copyOf(outputValidationErrors);
+  }
+
+  /** A response whose cost is known (or that cost nothing: refused). */
+  public PromptResponse(RouteOutcome outcome, List<ContentBlock> content, long inputTokens, long outputTokens,
+      String modelId, String providerId, String finishReason, long latencyMs, String timestamp, String exchangeEntryId,
+      String contextHash, Boolean outputValid, List<String> outputValidationErrors, String errorCode,
+      String errorMessage, Long budgetRemaining, boolean replayed, double cost) {
+    this(outcome, content, inputTokens, outputTokens, modelId, providerId, finishReason, latencyMs, timestamp,
+        exchangeEntryId, contextHash, outputValid, outputValidationErrors, errorCode, errorMessage, budgetRemaining,
+        replayed, cost, false);
   }
 
   /** The concatenated text blocks. */

@@ -13,6 +13,7 @@ import cp.model.FailureCode;
 import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
+import cp.model.RefusalKind;
 import cp.model.RouteOutcome;
 import cp.observability.Telemetry;
 import io.opentelemetry.api.trace.Span;
@@ -201,7 +202,7 @@ public final class Gateway {
 
     Optional<String> invalid = RequestChecks.problems(request, providerId, providers.keySet());
     if (invalid.isPresent()) {
-      return reject(request, INVALID_REQUEST, invalid.get(), providerId, start);
+      return reject(request, INVALID_REQUEST, invalid.get(), providerId, start, null);
     }
 
     PromptRequest sized = request;
@@ -215,14 +216,15 @@ public final class Gateway {
       if (remaining <= 0 || reservation > remaining) {
         return reject(request, BUDGET_EXHAUSTED, "the budget has " + Math.max(0, remaining) + " tokens left and this"
             + " call reserves about " + reservation + " (prompt about " + estimate + " + max_tokens "
-            + request.maxTokens() + "); it was not sent", providerId, start);
+            + request.maxTokens() + "); it was not sent", providerId, start, RefusalKind.TOKENS);
       }
     }
 
     String model = modelOf(sized);
     Optional<String> noDollars = DollarReservation.shortfall(request, model, costs.pricing(providerId, model));
     if (noDollars.isPresent()) {
-      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
+      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start,
+          DollarReservation.kind(request, costs.pricing(providerId, model)));
     }
 
     String key = ExchangeRecords.successKey(request);
@@ -266,7 +268,7 @@ public final class Gateway {
     tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
     TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
-      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);
+      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start, reserved.kind());
     }
     TenantGuard.Held held = reserved.held();
     // Issue 23: a breaker per endpoint and model, so one overloaded model leaves its fallback's door open.
@@ -384,10 +386,12 @@ public final class Gateway {
     }
   }
 
-  private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
+  /** A request refused before it was sent; {@code kind}: which budget refused it (null: none did). */
+  private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start,
+      RefusalKind kind) {
     String id = hot.write(ExchangeRecords.rejected(r, code, message));
     return new PromptResponse(RouteOutcome.REJECTED, List.of(), 0, 0, r.model(), providerId, null,
         clock.millis() - start, clock.instant().toString(), id, null, null, List.of(), code, message,
-        r.tokenBudgetRemaining(), false, 0.0);
+        r.tokenBudgetRemaining(), false, 0.0, false, kind);
   }
 }

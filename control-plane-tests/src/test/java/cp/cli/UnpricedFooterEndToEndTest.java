@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cp.model.Json;
 import cp.model.TurnResult;
 import cp.worker.PlaneFixture;
 import cp.worker.PlaneRuntime;
@@ -13,10 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,22 +27,8 @@ class UnpricedFooterEndToEndTest {
   @TempDir Path tmp;
   @StartStop final MockWebServer local = new MockWebServer();
 
-  private static final class LocalModel extends Dispatcher {
-    @Override
-    public MockResponse dispatch(RecordedRequest r) {
-      String content = r.getBody().utf8().contains("write the reply to the user") ? "{\"response_text\":\"Sunny.\"}"
-          : "{\"speech_act\":\"question\",\"ambiguity\":\"low\"}";
-      var reply = Json.object().put("id", "chatcmpl-1").put("model", "llama3:8b");
-      reply.putArray("choices").add(Json.object().put("index", 0).put("finish_reason", "stop")
-          .set("message", Json.object().put("role", "assistant").put("content", content)));
-      reply.set("usage", Json.object().put("prompt_tokens", 50).put("completion_tokens", 10));
-      return new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
-          .body(reply.toString()).build();
-    }
-  }
-
   private TurnResult turn(Map<String, String> extra) throws Exception {
-    local.setDispatcher(new LocalModel());
+    local.setDispatcher(new cp.e2e.LocalOpenAiModel());
     Path agents = Files.createDirectories(tmp.resolve("agents"));
     Files.writeString(agents.resolve("weather.yaml"), """
         agent_class: WEATHER

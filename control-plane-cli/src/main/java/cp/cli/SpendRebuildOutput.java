@@ -50,6 +50,9 @@ final class SpendRebuildOutput {
           .put("in_flight", r.inFlight()).<ObjectNode>set("before", totals(r.before()))
           .set("after", totals(r.after()))));
       out.println(Json.write(o));
+    } else if (done.isEmpty()) {
+      out.println("cpctl spend --rebuild: nothing to rebuild: the HOT ledger has no EXCHANGE"
+          + tenant.map(t -> " of tenant " + t).orElse("") + " and the tenant counters hold no call in flight");
     } else {
       out.println(String.format(Locale.ROOT, "%-32s %-26s %-26s", "tenant", "day spent before → after",
           "month spent before → after"));

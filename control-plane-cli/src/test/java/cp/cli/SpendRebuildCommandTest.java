@@ -64,6 +64,33 @@ class SpendRebuildCommandTest {
     assertTrue(table.out().contains("acme") && table.out().contains(" → "), table.out());
   }
 
+  // Before: the ledger named no tenant yet (the tenant's first call was still in flight), so the
+  // rebuild printed the table's header alone and exited 0, saying nothing of the call it left alone.
+  @Test
+  void rebuildWithoutTenant_whileATenantsFirstCallIsInFlight_namesThatTenantAsNotRebuilt() throws Exception {
+    Map<String, String> env = new HashMap<>(CliHarness.env(home));
+    env.put("CP_TENANTS_FILE", Files.writeString(home.resolve("tenants.json"),
+        "{\"tenants\": {\"acme\": {\"daily_usd\": 3.0}}}").toString());
+    java.time.Instant now = java.time.Instant.now();
+    try (JsonlTenantCounters counters = new JsonlTenantCounters(home)) {
+      assertTrue(counters.reserve("acme", new cp.gateway.TenantCaps.Caps(java.util.Optional.of(3.0),
+          java.util.Optional.empty()), "EXCHANGE/SES-00000001/turn-0001/run/act", 0.25, now, now.plusSeconds(600))
+          .granted());
+    }
+
+    var r = run(env, "spend", "--rebuild");
+
+    assertEquals(Cpctl.FAILED, r.code(), r::describe);
+    assertTrue(r.out().contains("acme") && r.out().contains("not rebuilt: 1 call(s) in flight"), r.out());
+  }
+
+  @Test
+  void rebuildWithoutTenant_withNothingToRebuild_saysSo() {
+    var r = run(new HashMap<>(CliHarness.env(home)), "spend", "--rebuild");
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertTrue(r.out().contains("nothing to rebuild"), r.out());
+  }
+
   @Test
   void rebuildWithSince_isRefusedInOneLine() {
     var r = run(new HashMap<>(CliHarness.env(home)), "spend", "--rebuild", "--since", "2026-11-01");

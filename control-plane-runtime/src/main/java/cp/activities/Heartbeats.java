@@ -3,7 +3,10 @@ package cp.activities;
 import cp.gateway.http.InFlightCalls;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.api.enums.v1.TimeoutType;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.TimeoutFailure;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -32,7 +35,11 @@ final class Heartbeats {
   private Heartbeats() {}
 
   static <T> T during(Callable<T> call) throws Exception {
-    ActivityExecutionContext ctx = Activity.getExecutionContext();
+    return during(Activity.getExecutionContext(), call);
+  }
+
+  /** As {@link #during(Callable)}, for the activity of {@code ctx}. */
+  static <T> T during(ActivityExecutionContext ctx, Callable<T> call) throws Exception {
     Duration timeout = ctx.getInfo().getHeartbeatTimeout();
     if (ctx.getInfo().isLocal() || timeout == null || timeout.isZero()) {
       return call.call();
@@ -43,9 +50,11 @@ final class Heartbeats {
         try {
           ctx.heartbeat(null);
         } catch (ActivityCompletionException e) {
-          // Nobody waits for this answer any more (the turn passed its deadline and was cancelled,
-          // or its workflow closed): end this activity's provider call now, not at its read timeout.
-          calls.cancel();
+          if (nobodyWaits(e)) {
+            // The turn passed its deadline and was cancelled: end this activity's provider call now,
+            // not at its read timeout.
+            calls.cancel();
+          }
         } catch (RuntimeException e) {
           // A closed client surfaces through the call itself.
         }
@@ -56,5 +65,19 @@ final class Heartbeats {
         beat.cancel(false);
       }
     }
+  }
+
+  /**
+   * Whether a heartbeat failure means nobody waits for the call's answer: a cancel the service asked
+   * for (the turn passed its deadline), the service no longer knowing the attempt (its workflow
+   * closed), the worker stopping. Not when the heartbeat could not reach the service for a heartbeat
+   * timeout (the SDK then cancels the activity locally, with a heartbeat {@link TimeoutFailure} as
+   * the cause): the service may be back in a moment and the call was sent and will be paid for, so it
+   * runs to its answer, which the gateway records and charges and the next attempt of the activity
+   * reuses instead of sending the call again.
+   */
+  static boolean nobodyWaits(ActivityCompletionException e) {
+    return !(e instanceof ActivityCanceledException
+        && e.getCause() instanceof TimeoutFailure t && t.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_HEARTBEAT);
   }
 }

@@ -201,7 +201,7 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
         return refused;
       }
       return new LlmRoundResult.Finished(finishLean(r, id, costBefore(r), null,
-          WoErrorCode.ofRejection(refused.code()), refused.message()), Optional.empty(), null);
+          WoErrorCode.ofRejection(refused.code()), refused.message(), refused.refusal()), Optional.empty(), null);
     }
     ObjectNode meta = ho1Meta(r.woId(), r.sessionId()).put("round", r.round())
         .put("contract_id", r.contractId())
@@ -252,9 +252,15 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
   /** A lean round's finish: the same step as {@link #finish}, inside the round that ended the work order. */
   private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
       String message) {
+    return finishLean(r, id, cost, text, code, message, null);
+  }
+
+  /** As above, for a call refused by the budget {@code refusal}. */
+  private WoOutcome finishLean(LlmRoundRequest r, ActivityIdentity id, WoCost cost, String text, String code,
+      String message, cp.model.RefusalKind refusal) {
     return completion.finish(new WorkOrderCompletion.Closing(r.woId(), r.sessionId(),
         r.closing().orElseThrow().woType(), r.contractId(), cost,
-        text, null, code, message, r.agentClass()), id);
+        text, null, code, message, r.agentClass(), refusal), id);
   }
 
   private PromptRequest request(PromptContract contract, AgentConfig agent, String woId, String sessionId,
@@ -313,12 +319,13 @@ public final class Ho1ActivitiesImpl implements Ho1Activities {
     if (FailureCode.INVALID_REQUEST.is(resp.errorCode())) {
       throw FailureCode.INVALID_REQUEST.failure("the gateway refused the request: " + resp.errorMessage());
     }
-    return new LlmRoundResult.Refused(resp.errorCode(), resp.errorMessage(), resp.exchangeEntryId(), resp.modelId());
+    return new LlmRoundResult.Refused(resp.errorCode(), resp.errorMessage(), resp.exchangeEntryId(), resp.modelId(),
+        resp.refusal());
   }
 
   private static LlmRoundResult.Exchange exchange(PromptResponse resp) {
     return new LlmRoundResult.Exchange(resp.exchangeEntryId(), resp.inputTokens(), resp.outputTokens(), resp.cost(),
-        resp.modelId(), resp.replayed(), resp.finishReason());
+        resp.modelId(), resp.replayed(), resp.finishReason(), resp.costUnknown() ? Boolean.TRUE : null);
   }
 
   // ------------------------------------------------------------------ tool call

@@ -35,7 +35,15 @@ final class WorkOrderCompletion {
    * entry holding a tool_call work order's result ({@code toolResultRef}), or its failure.
    */
   record Closing(String woId, String sessionId, WoType woType, String contractId, WoCost cost, String finalText,
-      String toolResultRef, String failureCode, String failureMessage, String agentClass) {}
+      String toolResultRef, String failureCode, String failureMessage, String agentClass,
+      cp.model.RefusalKind refusal) {
+    /** A closing that is no budget's refusal. */
+    Closing(String woId, String sessionId, WoType woType, String contractId, WoCost cost, String finalText,
+        String toolResultRef, String failureCode, String failureMessage, String agentClass) {
+      this(woId, sessionId, woType, contractId, cost, finalText, toolResultRef, failureCode, failureMessage,
+          agentClass, null);
+    }
+  }
 
   private final ContractLoader contracts;
   private final Ledgers ledgers;
@@ -78,7 +86,8 @@ final class WorkOrderCompletion {
   }
 
   private WoOutcome finish(Closing c, ActivityIdentity id, String now) {
-    WoOutcome done = c.failureCode() != null ? WoOutcome.failed(c.failureCode(), c.failureMessage(), now, c.cost())
+    WoOutcome done = c.failureCode() != null
+        ? WoOutcome.failed(new cp.model.WoError(c.failureCode(), c.failureMessage(), c.refusal()), now, c.cost())
         : complete(c, now);
     ObjectNode meta = Ho1ActivitiesImpl.ho1Meta(c.woId(), c.sessionId()).put("wo_type", c.woType().wireName())
         .put("contract_id", c.contractId()).put("completed_at", now);

@@ -1,6 +1,7 @@
 package cp.gateway;
 
 import cp.model.PromptRequest;
+import cp.model.RefusalKind;
 import cp.model.UsdBudgets;
 import java.util.Optional;
 
@@ -14,6 +15,12 @@ import java.util.Optional;
  */
 final class DollarReservation {
   private DollarReservation() {}
+
+  /** Which budget a {@link #shortfall} of {@code r} refuses for: its level's, or an unpriced model's. */
+  static RefusalKind kind(PromptRequest r, Optional<Pricing> pricing) {
+    return pricing.isEmpty() ? RefusalKind.UNPRICED
+        : RefusalKind.ofUsdLevel(r.usdBudgetLevel() == null ? UsdBudgets.WORK_ORDER : r.usdBudgetLevel());
+  }
 
   /** Why {@code r} may not be sent, or empty when its dollar budget (if any) can pay its worst case. */
   static Optional<String> shortfall(PromptRequest r, String model, Optional<Pricing> pricing) {

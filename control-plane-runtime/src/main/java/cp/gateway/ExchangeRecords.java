@@ -146,6 +146,17 @@ final class ExchangeRecords {
   static LedgerEntry error(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
       String modelId, String errorCode, String errorMessage, int httpStatus, boolean timeout, long latencyMs,
       Duration retryAfter) {
+    return error(r, prompt, contextHash, providerId, modelId, errorCode, errorMessage, httpStatus, timeout, latencyMs,
+        retryAfter, Optional.empty());
+  }
+
+  /**
+   * A failed round trip the provider billed all the same ({@code unread}: a reply over the size limit):
+   * its tokens and cost are the call's reservation, marked {@code cost_estimated} with the reason.
+   */
+  static LedgerEntry error(PromptRequest r, ObjectNode prompt, String contextHash, String providerId,
+      String modelId, String errorCode, String errorMessage, int httpStatus, boolean timeout, long latencyMs,
+      Duration retryAfter, Optional<UnreadReply> unread) {
     ObjectNode m = identity(r);
     m.set("prompt", prompt);
     m.put("response", "");
@@ -158,13 +169,17 @@ final class ExchangeRecords {
     if (retryAfter != null) {
       m.put("retry_after_ms", retryAfter.toMillis());
     }
-    m.put("input_tokens", 0);
-    m.put("output_tokens", 0);
+    m.put("input_tokens", unread.map(UnreadReply::inputTokens).orElse(0L));
+    m.put("output_tokens", unread.map(UnreadReply::outputTokens).orElse(0L));
     m.put("context_hash", contextHash);
     m.put("model_id", modelId);
     m.put("provider_id", providerId);
     m.put("latency_ms", latencyMs);
-    costFields(m, Optional.of(0.0));
+    costFields(m, unread.isPresent() ? unread.get().costUsd() : Optional.of(0.0));
+    if (unread.isPresent()) {
+      m.put(UnreadReply.COST_ESTIMATED, true);
+      m.put(UnreadReply.COST_BASIS, UnreadReply.BASIS);
+    }
     temporal(m, r);
     return LedgerEntry.builder(EXCHANGE).submissionId(r.contractId()).decision(timeout ? "TIMEOUT" : "ERROR")
         .reason(errorCode + ": " + errorMessage).metadata(m).idempotencyKey(attemptKey(EXCHANGE, r)).build();
@@ -212,7 +227,8 @@ final class ExchangeRecords {
     return new PromptResponse(RouteOutcome.SUCCESS, content, in, out, e.metaText("model_id"), e.metaText("provider_id"),
         e.metaText("finish_reason"), longMeta(e, "latency_ms"), e.timestamp(), e.entryId(),
         e.metaText("context_hash"), valid == null ? null : valid.asBoolean(), errors, null, null, budgetLeft, true,
-        (cost == null ? 0.0 : cost.asDouble()) + torn.cost());
+        (cost == null ? 0.0 : cost.asDouble()) + torn.cost(), e.meta(COST_UNKNOWN) != null
+        && e.meta(COST_UNKNOWN).asBoolean());
   }
 
   /**

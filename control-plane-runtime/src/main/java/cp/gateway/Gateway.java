@@ -13,6 +13,7 @@ import cp.model.FailureCode;
 import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
+import cp.model.RefusalKind;
 import cp.model.RouteOutcome;
 import cp.observability.Telemetry;
 import io.opentelemetry.api.trace.Span;
@@ -72,6 +73,7 @@ public final class Gateway {
   private final Telemetry telemetry;
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
   private final FallbackHops hops;
+  private final AttemptsInFlight attempts = new AttemptsInFlight();
 
   /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
@@ -200,7 +202,7 @@ public final class Gateway {
 
     Optional<String> invalid = RequestChecks.problems(request, providerId, providers.keySet());
     if (invalid.isPresent()) {
-      return reject(request, INVALID_REQUEST, invalid.get(), providerId, start);
+      return reject(request, INVALID_REQUEST, invalid.get(), providerId, start, null);
     }
 
     PromptRequest sized = request;
@@ -214,17 +216,26 @@ public final class Gateway {
       if (remaining <= 0 || reservation > remaining) {
         return reject(request, BUDGET_EXHAUSTED, "the budget has " + Math.max(0, remaining) + " tokens left and this"
             + " call reserves about " + reservation + " (prompt about " + estimate + " + max_tokens "
-            + request.maxTokens() + "); it was not sent", providerId, start);
+            + request.maxTokens() + "); it was not sent", providerId, start, RefusalKind.TOKENS);
       }
     }
 
     String model = modelOf(sized);
     Optional<String> noDollars = DollarReservation.shortfall(request, model, costs.pricing(providerId, model));
     if (noDollars.isPresent()) {
-      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start);
+      return reject(request, BUDGET_EXHAUSTED, noDollars.get(), providerId, start,
+          DollarReservation.kind(request, costs.pricing(providerId, model)));
     }
 
     String key = ExchangeRecords.successKey(request);
+    try (AttemptsInFlight.Turn turn = attempts.take(key)) { // an earlier attempt still in flight here ends first
+      return sendOnce(request, stream, sized, providerId, model, key, start);
+    }
+  }
+
+  /** The round trip of {@link #routeRecorded} once the budgets allow it: answered from the ledger, or sent. */
+  private PromptResponse sendOnce(PromptRequest request, StreamSink stream, PromptRequest sized, String providerId,
+      String model, String key, long start) {
     if (key != null) {
       Optional<String> keptId = kept.recordKept(key);
       if (keptId.isPresent()) {
@@ -257,7 +268,7 @@ public final class Gateway {
     tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
     TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
-      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start);
+      return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start, reserved.kind());
     }
     TenantGuard.Held held = reserved.held();
     // Issue 23: a breaker per endpoint and model, so one overloaded model leaves its fallback's door open.
@@ -281,7 +292,14 @@ public final class Gateway {
     try {
       reply = stream == null ? provider.send(sized) : provider.stream(sized, stream);
     } catch (ProviderException e) {
-      held.release();
+      // A reply over the size limit was generated and billed, though not read: it is charged what it reserved.
+      Optional<UnreadReply> unread = UnreadReply.of(e, sized, costs.pricing(providerId, model));
+      double charged = unread.flatMap(UnreadReply::costUsd).orElse(0.0);
+      if (unread.isPresent()) {
+        held.settle(charged);
+      } else {
+        held.release();
+      }
       if (e.kind().countsAgainstHealth()) {
         breaker.onFailure();
       } else {
@@ -293,12 +311,17 @@ public final class Gateway {
       FailureCode code = e.kind().code();
       try {
         String id = hot.write(ExchangeRecords.error(sized, prompt, contextHash, providerId, model, code.wire(),
-            e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null)));
+            e.getMessage(), e.httpStatus(), e.kind() == ProviderErrorKind.TIMEOUT, latency, e.retryAfter().orElse(null),
+            unread));
         ChatSpan.failed(span, hot, id, code.wire());
         throw new GatewayException(code, e.retryAfter().orElse(null), id, e.getMessage(), e.attemptLimit());
       } finally {
         span.end();
-        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos, 0, 0, 0);
+        telemetry.metrics().llmRound(providerId, model, code.wire(), System.nanoTime() - startNanos,
+            unread.map(UnreadReply::inputTokens).orElse(0L), unread.map(UnreadReply::outputTokens).orElse(0L), charged);
+        if (unread.isPresent()) {
+          telemetry.metrics().spend(cp.model.TenantId.orDefault(sized.tenant()), sized.agentClass(), model, charged);
+        }
       }
     } catch (RuntimeException e) {
       held.release();
@@ -346,7 +369,7 @@ public final class Gateway {
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
     return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
         reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
-        null, budgetLeft, false, cost + torn.cost());
+        null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
   }
 
   /**
@@ -363,10 +386,12 @@ public final class Gateway {
     }
   }
 
-  private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start) {
+  /** A request refused before it was sent; {@code kind}: which budget refused it (null: none did). */
+  private PromptResponse reject(PromptRequest r, String code, String message, String providerId, long start,
+      RefusalKind kind) {
     String id = hot.write(ExchangeRecords.rejected(r, code, message));
     return new PromptResponse(RouteOutcome.REJECTED, List.of(), 0, 0, r.model(), providerId, null,
         clock.millis() - start, clock.instant().toString(), id, null, null, List.of(), code, message,
-        r.tokenBudgetRemaining(), false, 0.0);
+        r.tokenBudgetRemaining(), false, 0.0, false, kind);
   }
 }

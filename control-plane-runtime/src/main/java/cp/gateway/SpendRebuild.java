@@ -41,13 +41,19 @@ public final class SpendRebuild {
   }
 
   /**
-   * Rebuilds {@code counters} from {@code hot}: every tenant the ledger names (or {@code tenant}
-   * alone, even with no EXCHANGE: its settled spend then becomes 0). Returns what each became.
+   * Rebuilds {@code counters} from {@code hot}: every tenant the ledger names and every tenant holding
+   * a call in flight in the counters (whose first EXCHANGE may not be written yet: it is reported as
+   * not rebuilt, not passed over), or {@code tenant} alone, even with no EXCHANGE (its settled spend
+   * then becomes 0). Returns what each became; empty when there is nothing to rebuild.
    */
   public static List<TenantCounters.Rebuilt> run(TenantCounters counters, List<LedgerEntry> hot,
       Optional<String> tenant, Instant now) {
+    Map<String, Map<String, Double>> spent = spentByTenantDay(hot, tenant);
+    if (tenant.isEmpty()) {
+      counters.heldByTenant(now).keySet().forEach(t -> spent.putIfAbsent(t, new TreeMap<>()));
+    }
     List<TenantCounters.Rebuilt> out = new ArrayList<>();
-    spentByTenantDay(hot, tenant).forEach((t, days) -> out.add(counters.rebuild(t, days, now)));
+    spent.forEach((t, days) -> out.add(counters.rebuild(t, days, now)));
     return out;
   }
 }

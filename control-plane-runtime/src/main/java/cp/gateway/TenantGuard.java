@@ -98,8 +98,12 @@ public final class TenantGuard implements AutoCloseable {
     }
   }
 
-  /** What {@link #reserve} decided: a reservation, or why the call may not be sent. */
-  record Outcome(Held held, String refusal) {}
+  /** What {@link #reserve} decided: a reservation, or why the call may not be sent and which budget refused it. */
+  record Outcome(Held held, String refusal, cp.model.RefusalKind kind) {
+    Outcome(Held held, String refusal) {
+      this(held, refusal, null);
+    }
+  }
 
   /** Reserves the worst case of {@code r} for its tenant when the tenant has a cap. */
   Outcome reserve(PromptRequest r, String key, String model, Optional<Pricing> pricing) {
@@ -110,7 +114,7 @@ public final class TenantGuard implements AutoCloseable {
     }
     if (pricing.isEmpty()) {
       String level = c.get().dailyUsd().isPresent() ? TenantCounters.DAY : TenantCounters.MONTH;
-      return new Outcome(null, UsdBudgets.unpricedRefusal(level, model));
+      return new Outcome(null, UsdBudgets.unpricedRefusal(level, model), cp.model.RefusalKind.UNPRICED_TENANT);
     }
     long estimate = TokenEstimate.ofPrompt(r);
     double worst = pricing.get().worstCase(estimate, Math.max(0, r.maxTokens()));
@@ -126,7 +130,8 @@ public final class TenantGuard implements AutoCloseable {
         return new Outcome(null, UsdBudgets.refusal(d.level(), Math.max(0, d.cap() - d.spent() - d.reserved()), worst,
             "tenant " + tenant + "'s " + (TenantCounters.DAY.equals(d.level()) ? "daily" : "monthly") + " cap "
                 + UsdBudgets.usd(d.cap()) + " has " + UsdBudgets.usd(d.spent()) + " spent and "
-                + UsdBudgets.usd(d.reserved()) + " held by calls in flight; it resets at " + d.resets()));
+                + UsdBudgets.usd(d.reserved()) + " held by calls in flight; it resets at " + d.resets()),
+            cp.model.RefusalKind.ofUsdLevel(d.level()));
       }
       try {
         Thread.sleep(POLL.toMillis());

@@ -46,14 +46,22 @@ public sealed interface LlmRoundResult
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Exchange(String entryId, long inputTokens, long outputTokens, double cost, String modelId, boolean replayed,
-      String finishReason) {
+      String finishReason, Boolean costUnknown) {
+    @com.fasterxml.jackson.annotation.JsonCreator
     public Exchange {
       Objects.requireNonNull(entryId, "entry_id");
     }
 
-    /** What this exchange costs a work order. */
+    /** An exchange whose cost is known (results recorded before {@code cost_unknown} read as this). */
+    public Exchange(String entryId, long inputTokens, long outputTokens, double cost, String modelId, boolean replayed,
+        String finishReason) {
+      this(entryId, inputTokens, outputTokens, cost, modelId, replayed, finishReason, null);
+    }
+
+    /** What this exchange costs a work order (an unpriced model's call counted as such). */
     public WoCost woCost() {
-      return WoCost.llmCall(inputTokens, outputTokens, cost);
+      WoCost c = WoCost.llmCall(inputTokens, outputTokens, cost);
+      return Boolean.TRUE.equals(costUnknown) ? c.withUnpricedCalls(1) : c;
     }
   }
 
@@ -132,16 +140,30 @@ public sealed interface LlmRoundResult
     }
   }
 
-  /** The gateway refused to send; {@code code} is its error code (e.g. budget_exhausted). */
+  /**
+   * The gateway refused to send; {@code code} is its error code (e.g. budget_exhausted), {@code refusal}
+   * which budget refused it (absent in results recorded before it existed: {@link #refusalKind()}).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonDeserialize(using = JsonDeserializer.None.class)
-  record Refused(String code, String message, String exchangeEntryId, String modelId) implements LlmRoundResult {
+  record Refused(String code, String message, String exchangeEntryId, String modelId, RefusalKind refusal)
+      implements LlmRoundResult {
     public static final String KIND = "refused";
 
+    @com.fasterxml.jackson.annotation.JsonCreator
     public Refused {
       Objects.requireNonNull(code, "code");
+    }
+
+    public Refused(String code, String message, String exchangeEntryId, String modelId) {
+      this(code, message, exchangeEntryId, modelId, null);
+    }
+
+    /** Which budget refused the call: as recorded, else from the message's words ({@link RefusalKind#fromText}). */
+    public RefusalKind refusalKind() {
+      return RefusalKind.orFromText(refusal, message);
     }
 
     @Override

@@ -18,6 +18,8 @@ import java.util.List;
  * @param replayed true when the response came from the ledger because a retried activity had
  *     already completed this exact round trip (no second provider call was made)
  * @param cost what the round trip cost in US dollars under the configured prices (0 offline)
+ * @param costUnknown true when the model that answered has no price, so {@code cost} (0) is not what it cost
+ * @param refusal for a REJECTED response, which budget refused it (null: not a budget's refusal)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -40,11 +42,33 @@ public record PromptResponse(
     String errorMessage,
     Long budgetRemaining,
     boolean replayed,
-    double cost) {
+    double cost,
+    boolean costUnknown,
+    RefusalKind refusal) {
 
   public PromptResponse {
     content = content == null ? List.of() : List.copyOf(content);
     outputValidationErrors = outputValidationErrors == null ? List.of() : List.copyOf(outputValidationErrors);
+  }
+
+  /** A response whose cost is known (or that cost nothing: refused). */
+  public PromptResponse(RouteOutcome outcome, List<ContentBlock> content, long inputTokens, long outputTokens,
+      String modelId, String providerId, String finishReason, long latencyMs, String timestamp, String exchangeEntryId,
+      String contextHash, Boolean outputValid, List<String> outputValidationErrors, String errorCode,
+      String errorMessage, Long budgetRemaining, boolean replayed, double cost) {
+    this(outcome, content, inputTokens, outputTokens, modelId, providerId, finishReason, latencyMs, timestamp,
+        exchangeEntryId, contextHash, outputValid, outputValidationErrors, errorCode, errorMessage, budgetRemaining,
+        replayed, cost, false, null);
+  }
+
+  /** An answered response ({@code costUnknown}: its model has no price). */
+  public PromptResponse(RouteOutcome outcome, List<ContentBlock> content, long inputTokens, long outputTokens,
+      String modelId, String providerId, String finishReason, long latencyMs, String timestamp, String exchangeEntryId,
+      String contextHash, Boolean outputValid, List<String> outputValidationErrors, String errorCode,
+      String errorMessage, Long budgetRemaining, boolean replayed, double cost, boolean costUnknown) {
+    this(outcome, content, inputTokens, outputTokens, modelId, providerId, finishReason, latencyMs, timestamp,
+        exchangeEntryId, contextHash, outputValid, outputValidationErrors, errorCode, errorMessage, budgetRemaining,
+        replayed, cost, costUnknown, null);
   }
 
   /** The concatenated text blocks. */

@@ -33,13 +33,17 @@ public record WoOutcome(WoState state, JsonNode outputResult, WoError error, Str
   }
 
   public static WoOutcome failed(String code, String message, String at, WoCost cost) {
-    return new WoOutcome(WoState.FAILED, null, new WoError(code, message), at, cost);
+    return failed(new WoError(code, message), at, cost);
+  }
+
+  public static WoOutcome failed(WoError error, String at, WoCost cost) {
+    return new WoOutcome(WoState.FAILED, null, error, at, cost);
   }
 
   /** The executing work order moved to this outcome, with its final cost. */
   public WorkOrder applyTo(WorkOrder executing) {
     WorkOrder costed = executing.withCost(cost);
-    return error != null ? costed.fail(error.code(), error.message(), completedAt)
+    return error != null ? costed.fail(error, completedAt)
         : costed.complete(outputResult, completedAt);
   }
 }

@@ -80,9 +80,14 @@ public record WorkOrder(
 
   /** Any non-terminal state -> failed with a code and message. */
   public WorkOrder fail(String code, String message, String at) {
+    return fail(new WoError(code, message), at);
+  }
+
+  /** Any non-terminal state -> failed with {@code error}. */
+  public WorkOrder fail(WoError error, String at) {
     WorkOrder next = transitionTo(WoState.FAILED);
     return new WorkOrder(woId, woType, sessionId, agentClass, next.state, inputContext, constraints,
-        outputResult, cost, new WoError(code, message), createdAt, at);
+        outputResult, cost, error, createdAt, at);
   }
 
   /** Tokens still available to this WO under its budget. */

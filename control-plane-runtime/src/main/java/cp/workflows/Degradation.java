@@ -93,18 +93,18 @@ final class Degradation {
       LlmRoundResult r = ho1.degradedCall(new DegradedRequest(sessionId, life.agentClass(), n, text, left,
           tenantCall ? tenant : null, usdLeft));
       if (r instanceof LlmRoundResult.Refused refused) {
-        if (tenantCall && UsdBudgets.isUnpricedRefusal(refused.message())) {
+        cp.model.RefusalKind kind = refused.refusalKind(); // results recorded before the kinds: from the words
+        if (tenantCall && kind.unpriced()) {
           return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
               + refused.message() + ". " + UsdBudgets.PRICE_ADVICE, TurnOutcome.ERROR, refused.code(), failedTurn, null);
         }
-        if (usdLeft != null && UsdBudgets.isRefusal(refused.message())
-            && !UsdBudgets.isTenantRefusal(refused.message())) {
+        if (usdLeft != null && kind.usd() && !kind.tenant()) {
           // The session's dollars cannot pay for the call's worst case: it was not sent.
           return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
               + refused.message() + ". A session's dollar budget does not reset: start a new session.",
               TurnOutcome.ERROR, refused.code(), failedTurn, null);
         }
-        if (tenantCall && UsdBudgets.isTenantRefusal(refused.message())) {
+        if (tenantCall && kind.tenant()) {
           // Issue 23: the tenant's daily or monthly cap, with when it resets; never the session's token advice.
           return results.costed(n, "The supervisor failed and the direct fallback call was not sent: "
               + refused.message() + ". Try again after the reset, or have an operator raise the tenant's cap ("

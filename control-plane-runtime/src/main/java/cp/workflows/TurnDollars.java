@@ -57,7 +57,7 @@ final class TurnDollars {
   /** Whether {@code failed} (a budget_exhausted work order) was refused for dollars rather than tokens. */
   boolean refusedFor(WorkOrder failed) {
     return on() && failed != null && failed.constraints().usdBudget() != null
-        && UsdBudgets.isRefusal(failed.error().message());
+        && failed.error().refusalKind().usd();
   }
 
   /**

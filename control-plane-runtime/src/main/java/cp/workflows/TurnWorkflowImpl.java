@@ -330,12 +330,12 @@ public class TurnWorkflowImpl implements TurnWorkflow {
    *     budget was spent before the next one could start)
    */
   private TurnResult budgetExhausted(TurnInput in, Ho2EventLog log, WorkOrder failed) {
-    if (failed != null && cp.model.UsdBudgets.isUnpricedRefusal(failed.error().message())) {
+    if (failed != null && failed.error().refusalKind().unpriced()) {
       // Issue 23: a model with no price: no cap can be kept for it, and only a price fixes that.
       String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
       return result(in, TurnDollars.unpriced(failed), TurnOutcome.ERROR, false, hash, WoErrorCode.BUDGET_EXHAUSTED);
     }
-    if (failed != null && cp.model.UsdBudgets.isTenantRefusal(failed.error().message())) {
+    if (failed != null && failed.error().refusalKind().tenant()) {
       // Issue 23: the tenant's daily or monthly cap, with when it resets; never a session's or work order's advice.
       String hash = log.chainComplete(chain, false, List.of(), WoErrorCode.BUDGET_EXHAUSTED);
       return result(in, "This turn stopped before it had an answer: " + failed.error().message() + ". Try again after"

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cp.ledger.LedgerEntry;
-import cp.model.Json;
 import cp.model.TurnResult;
 import cp.worker.ConfigException;
 import cp.worker.PlaneFixture;
@@ -15,10 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,20 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DollarBudgetEndToEndTest {
   @TempDir Path tmp;
   @StartStop final MockWebServer local = new MockWebServer();
-
-  private static final class LocalModel extends Dispatcher {
-    @Override
-    public MockResponse dispatch(RecordedRequest r) {
-      String content = r.getBody().utf8().contains("write the reply to the user") ? "{\"response_text\":\"Sunny.\"}"
-          : "{\"speech_act\":\"question\",\"ambiguity\":\"low\"}";
-      var reply = Json.object().put("id", "chatcmpl-1").put("model", "llama3:8b");
-      reply.putArray("choices").add(Json.object().put("index", 0).put("finish_reason", "stop")
-          .set("message", Json.object().put("role", "assistant").put("content", content)));
-      reply.set("usage", Json.object().put("prompt_tokens", 50).put("completion_tokens", 10));
-      return new MockResponse.Builder().code(200).setHeader("content-type", "application/json")
-          .body(reply.toString()).build();
-    }
-  }
 
   private Map<String, String> env(Map<String, String> extra) throws Exception {
     return env(extra, "{work_order_usd: 2.0, session_usd: 5.0}");
@@ -124,7 +106,7 @@ class DollarBudgetEndToEndTest {
 
   @Test
   void withAPrice_theTurnRuns_everyExchangeRecordsItsCostInUsd_andTheProfileCarriesTheBudget() throws Exception {
-    local.setDispatcher(new LocalModel());
+    local.setDispatcher(new LocalOpenAiModel());
     Path prices = Files.writeString(tmp.resolve("prices.yaml"), """
         llama3:8b: {input_per_mtok: 100, output_per_mtok: 200}
         """);
@@ -150,7 +132,7 @@ class DollarBudgetEndToEndTest {
 
   @Test
   void aCallItsWorkOrdersDollarBudgetCannotPayFor_isNotSent_andTheTurnNamesThatBudget() throws Exception {
-    local.setDispatcher(new LocalModel());
+    local.setDispatcher(new LocalOpenAiModel());
     Path prices = Files.writeString(tmp.resolve("prices.json"),
         "{\"llama3:8b\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 2000}}");
     try (PlaneFixture plane = PlaneFixture.start(env(Map.of("CP_PRICES_FILE", prices.toString()),

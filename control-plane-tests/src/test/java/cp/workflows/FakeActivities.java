@@ -142,8 +142,8 @@ final class FakeActivities {
         return new LlmRoundResult.ToolCalls(calls.exchange(), calls.toolUses(), promptRef);
       }
       if (result instanceof LlmRoundResult.Refused refused) {
-        return new LlmRoundResult.Finished(WoOutcome.failed(refused.code(), refused.message(), COMPLETED_AT,
-            r.closing().orElseThrow().costBefore()), java.util.Optional.empty(), null);
+        return new LlmRoundResult.Finished(WoOutcome.failed(new cp.model.WoError(refused.code(), refused.message(),
+            refused.refusal()), COMPLETED_AT, r.closing().orElseThrow().costBefore()), java.util.Optional.empty(), null);
       }
       var answered = (LlmRoundResult.Answered) result;
       WoCost cost = r.closing().orElseThrow().costBefore().plus(answered.exchange().woCost());

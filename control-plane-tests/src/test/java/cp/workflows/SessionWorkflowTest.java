@@ -688,6 +688,26 @@ class SessionWorkflowTest {
         || r.response().contains("Infinity"), r.response());
   }
 
+  /**
+   * The workflow reads which budget refused a call from the refusal's typed kind, set by the gateway,
+   * not from its words: a tenant cap's refusal worded otherwise still gets the tenant's advice (before,
+   * the words decided, and this one was told about the session's token budget).
+   */
+  @Test
+  void aRefusalTypedAsTheTenantsDay_getsTheTenantsAdvice_whateverItsWords() {
+    ho1.synthesize = r -> new cp.model.LlmRoundResult.Refused("budget_exhausted",
+        "tenant acme's daily cap $1.0000 has $1.0000 spent; it resets at 2026-11-27T00:00:00Z", null, "fake",
+        cp.model.RefusalKind.TENANT_DAY);
+    SessionWorkflow s = start(0);
+
+    TurnResult r = s.turn(new TurnRequest("hello"));
+
+    assertEquals("budget_exhausted", r.errorCode());
+    assertTrue(r.response().contains("Try again after the reset") && r.response().contains("CP_TENANTS_FILE"),
+        r.response());
+    assertFalse(r.response().contains("token budget"), r.response());
+  }
+
   /** Issue 20: a fallback call the session cannot pay for says so, not "temporarily unavailable". */
   @Test
   void aDegradedCallRefusedForTheBudget_saysTheSessionBudget_notUnavailable() {

@@ -74,7 +74,8 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
       Optional<McpConnection> c = agents.connections().stream().filter(x -> x.spec().name().equals(spec.name()))
           .findFirst();
       String state = c.filter(McpConnection::alive).map(x -> x.tools().tools().size() + " tools listed, hash "
-          + x.tools().hash().substring(0, 12)).orElse("not reachable now: its tools are listed when it answers");
+          + x.tools().hash().substring(0, 12)).orElseGet(() -> "not reachable now" + c.flatMap(
+              McpConnection::startFailure).map(why -> ": " + why).orElse("") + "; its tools are listed when it answers");
       out().println("  mcp:      " + spec.name() + ": " + spec.describe() + " (" + state + ")");
       c.filter(McpConnection::alive).ifPresent(x -> x.tools().leftOut().forEach(l -> out().println(
           "            left out: " + spec.name() + "/" + l.tool() + ": " + l.problem())));

@@ -203,6 +203,39 @@ class AgentsCommandTest {
   }
 
   @Test
+  void agents_withTwoServersThatHang_saysWhy_andLeavesNoProcessRunning() throws IOException {
+    try {
+      write("h.yaml", """
+          agent_class: HUNG
+          instructions: Your servers hang.
+          tools: [read_file, 'hung1/*', 'hung2/*']
+          mcp_servers:
+            hung1: {command: /bin/sh, args: %s}
+            hung2: {command: /bin/sh, args: %s}
+          """.formatted(yaml(cp.tools.mcp.HangingServer.args(home, "hung1")),
+          yaml(cp.tools.mcp.HangingServer.args(home, "hung2"))));
+      var env = CliHarness.env(home);
+      env.put("CP_AGENTS_DIR", dir.toString());
+      env.put("CP_MCP_START_TIMEOUT_MS", "3000");
+
+      var r = run(env, "agents"); // that the two cost one start timeout, not two: PlaneAgentsHungServersTest
+
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+      assertEquals(List.of(), cp.tools.mcp.HangingServer.stillRunning(home, "hung1"), "after cpctl agents returned");
+      assertEquals(List.of(), cp.tools.mcp.HangingServer.stillRunning(home, "hung2"), "after cpctl agents returned");
+      assertTrue(r.out().contains("hung1: stdio: /bin/sh ") && r.out().contains("(not reachable now: it did not answer the"
+          + " MCP handshake within the start timeout of 3000 ms (CP_MCP_START_TIMEOUT_MS)"), r::describe);
+    } finally {
+      cp.tools.mcp.HangingServer.cleanUp(home, "hung1");
+      cp.tools.mcp.HangingServer.cleanUp(home, "hung2");
+    }
+  }
+
+  private static String yaml(List<String> items) {
+    return items.stream().map(i -> "'" + i + "'").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+  }
+
+  @Test
   void anErrorLine_isMasked_evenWhenItQuotesWhatAUserPutThere() {
     var env = CliHarness.env(home);
     env.put("MY_API_KEY", "abcdefghijklmnop1234");

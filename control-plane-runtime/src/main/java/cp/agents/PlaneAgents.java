@@ -9,7 +9,7 @@ import cp.tools.mcp.McpConnection;
 import cp.tools.mcp.McpServerSpec;
 import cp.tools.mcp.McpSettings;
 import cp.tools.mcp.McpToolInfo;
-import cp.tools.mcp.McpUnavailableException;
+import cp.tools.mcp.McpStarts;
 import cp.tools.Tool;
 import cp.tools.mcp.McpToolCall;
 import cp.tools.registry.ExposedNames;
@@ -125,15 +125,14 @@ public final class PlaneAgents implements AutoCloseable {
         throw new AgentDefinitionException(defs.errors());
       }
       List<RegisteredTool> all = new ArrayList<>(local);
-      for (McpServerSpec spec : defs.servers()) {
-        McpConnection c = new McpConnection(spec, s.env(), s.mcp());
-        connections.add(c);
-        try {
-          c.start().tools().forEach(t -> all.add(registered(spec, t)));
-        } catch (McpUnavailableException e) {
-          LOG.warn("mcp server {} ({}) cannot be reached at start: {}; its tools are not offered until it answers",
-              spec.name(), spec.describe(), e.reason());
-        }
+      defs.servers().forEach(spec -> connections.add(new McpConnection(spec, s.env(), s.mcp())));
+      // All at once: N servers that hang at start cost one start timeout, not N.
+      List<Optional<cp.tools.mcp.McpToolList>> listed = McpStarts.startAll(connections, (c, e) -> LOG.warn(
+          "mcp server {} ({}) cannot be reached at start: {}; its tools are not offered until it answers",
+          c.spec().name(), c.spec().describe(), e.reason()));
+      for (int i = 0; i < connections.size(); i++) {
+        McpServerSpec spec = connections.get(i).spec();
+        listed.get(i).ifPresent(l -> l.tools().forEach(t -> all.add(registered(spec, t))));
       }
       ToolRegistry registry = ToolRegistry.of(all);
       AgentModels models = AgentModels.of(defs.definitions(), s.env(), s.provider());
@@ -141,7 +140,7 @@ public final class PlaneAgents implements AutoCloseable {
           .map(d -> DefinitionConfigs.toAgent(d, registry, files, models.of(d.agentClass()))).toList(), registry);
       return new PlaneAgents(catalog, registry, path, javaTools, connections, defs, models);
     } catch (RuntimeException e) {
-      connections.forEach(McpConnection::close);
+      McpStarts.closeAll(connections);
       closeQuietly(path);
       throw e;
     }
@@ -217,7 +216,7 @@ public final class PlaneAgents implements AutoCloseable {
   @Override
   public void close() {
     runner.close();
-    connections.forEach(McpConnection::close);
+    McpStarts.closeAll(connections); // at once: each may wait for its server to exit
     closeQuietly(javaPath);
   }
 

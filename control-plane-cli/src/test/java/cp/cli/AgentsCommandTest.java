@@ -78,6 +78,49 @@ class AgentsCommandTest {
   }
 
   @Test
+  void check_reportsEveryProblemOfAFileInOneRun_schemaAndBeyond() throws IOException {
+    write("mix.yaml", "agent_class: MIX\ninstructons: typo\ninstructions_file: none.md\ntools: [shell, read_file]\n"
+        + "budget: {turn_limit: -1}\npermissions: {read: ['HO2/[']}\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    // Before, the schema's two problems hid the rest until they were fixed.
+    for (String line : List.of("mix.yaml: instructons: unknown key", "mix.yaml: budget.turn_limit: ",
+        "mix.yaml: instructions_file: ", "mix.yaml: tools[0]: unknown tool 'shell'",
+        "mix.yaml: permissions.read[0]: invalid glob 'HO2/['")) {
+      assertTrue(r.out().contains(line), line + "\n" + r.describe());
+    }
+    assertEquals(5, r.out().lines().filter(l -> l.startsWith("mix.yaml: ")).count(), r::describe);
+  }
+
+  @Test
+  void check_reportsADanglingSymlink_insteadOfSkippingItSilently() throws IOException {
+    write("ok.yaml", OK.formatted("A01"));
+    Files.createSymbolicLink(dir.resolve("ghost.yaml"), dir.resolve("moved-away.yaml"));
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.out().contains("ghost.yaml: is a symbolic link to " + dir.resolve("moved-away.yaml")
+        + ", which does not exist"), r::describe);
+  }
+
+  @Test
+  void check_onAFileThatIsNotUtf8_namesTheLineAndByteOfTheFirstBadByte() throws IOException {
+    byte[] text = "agent_class: NU\ndescription: ok\ninstructions: |\n  line one\n  caf\u00e9 here\n  three\n"
+        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    Files.write(dir.resolve("nu.yaml"), text);
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    int offset = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\u00e9');
+    assertTrue(r.out().contains("nu.yaml: is not UTF-8: byte 0xE9 at line 5, column 6 (byte offset " + offset
+        + ")"), r::describe);
+  }
+
+  @Test
   void checkOnCleanDefinitions_exitsZero_andTakesTheDirectoryFromCpAgentsDir() throws IOException {
     write("weather.yaml", OK.formatted("WEATHER") + "tools: [read_file]\n");
     var env = CliHarness.env(home);

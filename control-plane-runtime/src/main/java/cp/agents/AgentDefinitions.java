@@ -101,13 +101,14 @@ public final class AgentDefinitions {
     Map<String, Map.Entry<String, McpServerSpec>> servers = new LinkedHashMap<>();
     for (DefinitionSource source : sources) {
       String name = source.name();
-      Optional<AgentDefinition> read = reader.read(name, source.bytes(), problems);
+      Optional<DefinitionReader.Read> read = reader.read(name, source.bytes(), problems);
       if (read.isEmpty()) {
         continue;
       }
-      String agentClass = read.get().agentClass();
-      Optional<String> builtin = catalog.agentFile(agentClass);
-      String other = fileOfClass.putIfAbsent(agentClass, name);
+      AgentDefinition def = read.get().definition();
+      String agentClass = def.agentClass(); // null when missing or refused by the schema
+      Optional<String> builtin = agentClass == null ? Optional.empty() : catalog.agentFile(agentClass);
+      String other = agentClass == null ? null : fileOfClass.putIfAbsent(agentClass, name);
       if (builtin.isPresent()) {
         problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is already defined in " + builtin.get()
             + " (built in); choose another class name", false));
@@ -115,9 +116,12 @@ public final class AgentDefinitions {
         problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is also defined in " + other
             + "; an agent class is defined once", false));
       }
-      Optional<CheckedDefinition> checked = checks.check(name, source.baseDir(), read.get(), problems)
+      List<DefinitionProblem> beyond = new ArrayList<>();
+      Optional<CheckedDefinition> checked = checks.check(name, source.baseDir(), def, beyond)
           .map(c -> c.from(source));
-      if (checked.isEmpty() || builtin.isPresent() || other != null) {
+      // What follows from a key the schema refused is not news: the schema's line says it.
+      beyond.stream().filter(p -> !read.get().hides(p.key())).forEach(problems::add);
+      if (checked.isEmpty() || !read.get().schemaValid() || builtin.isPresent() || other != null) {
         continue;
       }
       if (sameServersAgree(name, checked.get(), servers, problems)) {
@@ -142,13 +146,32 @@ public final class AgentDefinitions {
     return agree;
   }
 
+  /**
+   * The directory's definition files, sorted; a definition's name that is a symbolic link to
+   * nothing is a problem (before, it was skipped silently: an agent gone without a word).
+   */
   private static List<Path> files(Path dir, List<DefinitionProblem> problems) {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.filter(p -> Files.isRegularFile(p) && DefinitionReader.isDefinition(p.getFileName().toString()))
-          .sorted().toList();
+      List<Path> named = s.filter(p -> DefinitionReader.isDefinition(p.getFileName().toString())).sorted().toList();
+      for (Path p : named) {
+        if (Files.isSymbolicLink(p) && !Files.exists(p)) {
+          problems.add(new DefinitionProblem(p.getFileName().toString(), "", "is a symbolic link to "
+              + linkTarget(p) + ", which does not exist: restore it or remove the link", false));
+        }
+      }
+      return named.stream().filter(Files::isRegularFile).toList();
     } catch (IOException e) {
       problems.add(new DefinitionProblem(dir.toString(), "", "cannot be listed: " + e.getMessage(), false));
       return List.of();
+    }
+  }
+
+  private static String linkTarget(Path link) {
+    try {
+      Path target = Files.readSymbolicLink(link);
+      return target.isAbsolute() ? target.toString() : link.resolveSibling(target).normalize().toString();
+    } catch (IOException e) {
+      return "a path that cannot be read (" + e.getMessage() + ")";
     }
   }
 }

@@ -198,7 +198,8 @@ public final class PlaneRuntime implements AutoCloseable {
     routes.putAll(agents == null ? Map.of() : agents.modelRoutes());
     AgentProviders.registerKeys(masker, chain.routes());
     List<LlmProvider> providers = AgentProviders.of(provider, routes,
-        () -> new OfflineProvider(catalog.schemaValidator()::validate));
+        () -> new OfflineProvider(catalog.schemaValidator()::validate),
+        agents == null ? Map.of() : agents.modelUrlOrigins());
     cp.gateway.TenantGuard tenants;
     try {
       tenants = TenantSpend.guard(config, clock);

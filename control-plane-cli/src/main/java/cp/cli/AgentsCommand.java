@@ -38,7 +38,12 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
       print(cfg, cfg.loadCatalog(), ToolRegistry.ofBuiltins(), null);
       return Cpctl.OK;
     }
-    try (PlaneAgents agents = PlaneAgents.open(cfg.agentSettings())) {
+    // Log lines (a server that fails at start has its stderr logged) mask the servers' secrets too.
+    cp.observability.SecretMasker masker = cfg.secretMasker();
+    try (PlaneAgents agents = PlaneAgents.open(cfg.agentSettings(), servers -> {
+      cp.worker.ServerSecrets.register(masker, servers);
+      MaskingEncoder.useEverywhere(masker);
+    })) {
       print(cfg, agents.catalog(), agents.registry(), agents);
     }
     return Cpctl.OK;

@@ -110,6 +110,15 @@ public final class PlaneAgents implements AutoCloseable {
    * @throws AgentDefinitionException for errors in the definitions
    */
   public static PlaneAgents open(Settings s) {
+    return open(s, servers -> { });
+  }
+
+  /**
+   * Assembles everything, handing {@code beforeServersStart} the MCP servers about to be started
+   * (the worker registers their secrets on its masker there: a server that fails at start has its
+   * stderr logged, and that line must already be masked).
+   */
+  public static PlaneAgents open(Settings s, java.util.function.Consumer<List<McpServerSpec>> beforeServersStart) {
     JavaToolPath path = JavaToolPath.load(s.toolsPath(), PlaneAgents.class.getClassLoader(), new SchemaValidator());
     List<McpConnection> connections = new ArrayList<>();
     try {
@@ -125,6 +134,7 @@ public final class PlaneAgents implements AutoCloseable {
         throw new AgentDefinitionException(defs.errors());
       }
       List<RegisteredTool> all = new ArrayList<>(local);
+      beforeServersStart.accept(defs.servers());
       defs.servers().forEach(spec -> connections.add(new McpConnection(spec, s.env(), s.mcp())));
       // All at once: N servers that hang at start cost one start timeout, not N.
       List<Optional<cp.tools.mcp.McpToolList>> listed = McpStarts.startAll(connections, (c, e) -> LOG.warn(

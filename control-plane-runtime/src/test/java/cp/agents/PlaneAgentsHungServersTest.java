@@ -65,6 +65,31 @@ class PlaneAgentsHungServersTest {
     }
   }
 
+  @Test
+  void theServersAreHandedToTheCallerBeforeAnyOfThemStarts_soTheirSecretsAreMaskedInTheirStartLogLines()
+      throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("agents"));
+    Files.writeString(dir.resolve("h.yaml"), """
+        agent_class: HUNG
+        instructions: Your server hangs.
+        tools: ['hung1/*']
+        mcp_servers:
+          hung1: {command: sh, args: %s, env: {API_KEY: '${HUNG_CRED}'}}
+        """.formatted(yamlList(HangingServer.args(tmp, "hung1"))));
+    java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+    env.put("HUNG_CRED", "hung-cred-0123456789");
+    java.util.List<String> seen = new java.util.ArrayList<>();
+
+    try (PlaneAgents plane = PlaneAgents.open(new PlaneAgents.Settings(ResourceSource.classpath(), Optional.of(dir),
+        null, env, new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(1)), List.of()), servers -> {
+          assertFalse(Files.exists(tmp.resolve("hung1.pid")), "handed over after the server started");
+          servers.forEach(s -> seen.add(s.name() + " " + ((cp.tools.mcp.McpServerSpec.Stdio) s).env().get("API_KEY")));
+        })) {
+      assertEquals(List.of("hung1 hung-cred-0123456789"), seen, "the resolved value, which the masker learns");
+      assertTrue(Files.exists(tmp.resolve("hung1.pid")), "and then started");
+    }
+  }
+
   private static String yamlList(List<String> items) {
     return items.stream().map(i -> "'" + i + "'").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }

@@ -43,13 +43,8 @@ public final class McpConnection implements AutoCloseable {
    * longest call an agent may allow a tool ({@code tool_timeout_seconds} is at most an hour).
    */
   static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
-  /**
-   * A server that exited has its stderr logged once it is read to its end (its last lines trail its
-   * exit through the reader), or after {@code STDERR_WAIT} at most (a child it left holds it open).
-   */
-  static final java.time.Duration STDERR_WAIT = java.time.Duration.ofSeconds(2);
-
   private final McpServerSpec spec;
+  private final ServerExitLog exits;
   private final Map<String, String> workerEnv;
   private final McpSettings settings;
   private final McpJsonMapper mapper = McpJsonDefaults.getMapper();
@@ -92,6 +87,7 @@ public final class McpConnection implements AutoCloseable {
       java.util.function.Consumer<McpToolList> onToolsChanged, java.util.function.UnaryOperator<McpClientTransport> wrap) {
     this.wrap = Objects.requireNonNull(wrap, "wrap");
     this.spec = Objects.requireNonNull(spec, "spec");
+    this.exits = new ServerExitLog(spec, LOG);
     this.workerEnv = Map.copyOf(workerEnv);
     this.settings = Objects.requireNonNull(settings, "settings");
     this.onToolsChanged = Objects.requireNonNull(onToolsChanged, "onToolsChanged");
@@ -199,7 +195,7 @@ public final class McpConnection implements AutoCloseable {
       return step;
     }
     // a copy: the race cancels the loser, and cancelling the future itself would silence watchExit
-    return step.or(Mono.fromFuture(process.exited().copy()).flatMap(status -> Mono.error(exitedAtStart(process,
+    return step.or(Mono.fromFuture(process.exited().copy()).flatMap(status -> Mono.error(exits.atStart(process,
         status, when))));
   }
 
@@ -263,7 +259,7 @@ public final class McpConnection implements AutoCloseable {
       }
       markDead(c);
       if (process != null && RootCause.first(e, ExitedDuringCall.class).isPresent()) {
-        reportExit(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
+        exits.report(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
       } else {
         LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
       }
@@ -302,20 +298,9 @@ public final class McpConnection implements AutoCloseable {
     t.exited().thenAcceptAsync(status -> {
       if (!closed && alive && starts.get() == generation) {
         alive = false;
-        reportExit(t, status, "");
+        exits.report(t, status, "");
       }
     });
-  }
-
-  /** Logs a server's exit once, with its status and its last stderr lines (the log masks secrets). */
-  private void reportExit(IsolatedStdioTransport t, int status, String when) {
-    if (!t.firstToReportExit()) {
-      return;
-    }
-    String tail = stderrAfterExit(t);
-    LOG.warn("mcp server {} ({}) exited with status {}{}; it is started again on the next call; {}", spec.name(),
-        spec.describe(), status, when.isEmpty() ? "" : " " + when,
-        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
   }
 
   /** A call's end when the server's process exited before it answered; the message is the model's. */
@@ -327,31 +312,6 @@ public final class McpConnection implements AutoCloseable {
           + " log)");
       this.status = status;
     }
-  }
-
-  /** The exited server's last stderr lines, once read to their end (or {@link #STDERR_WAIT}). */
-  private static String stderrAfterExit(IsolatedStdioTransport t) {
-    try {
-      t.awaitStderrEnd(STDERR_WAIT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return t.stderrTail();
-  }
-
-  /**
-   * Why a start failed when the server's process exited before it answered the handshake; logs
-   * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
-   */
-  private RuntimeException exitedAtStart(IsolatedStdioTransport t, int status, String when) {
-    if (!t.firstToReportExit()) {
-      return new IllegalStateException("the server's process exited with status " + status + " " + when);
-    }
-    String tail = stderrAfterExit(t);
-    LOG.warn("mcp server {} ({}) exited with status {} {}; {}", spec.name(), spec.describe(), status, when,
-        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
-    return new IllegalStateException("the server's process exited with status " + status + " " + when
-        + " (its stderr is in the worker's log)");
   }
 
   /** Lists every page of the server's tools, within the start's {@code deadline}, failing at once if the server exits. */

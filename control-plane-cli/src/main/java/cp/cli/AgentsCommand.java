@@ -124,7 +124,7 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
         ToolRegistry registry = ToolRegistry.of(tools);
         Catalog catalog = Catalog.load(cfg.catalogSource(), PlaneConfig.CATALOG_REQUIREMENTS.withTools(registry));
         AgentDefinitions.Result checked = AgentDefinitions.check(target, catalog, registry, env());
-        List<DefinitionProblem> unpriced = cp.agents.DefinitionPrices.check(checked.definitions(), cfg.prices(),
+        List<DefinitionProblem> unpriced = cp.agents.DefinitionPrices.check(checked.read(), cfg.prices(),
             cfg.provider().type().id());
         List<DefinitionProblem> all = new ArrayList<>(checked.problems());
         all.addAll(unpriced);

@@ -95,6 +95,20 @@ class AgentsCommandTest {
   }
 
   @Test
+  void check_reportsAnUnpricedModel_besideTheFilesOtherErrors_inOneRun() throws IOException {
+    write("both.yaml", OK.formatted("BOTH") + "tools: [shell]\nmodel: {provider: anthropic, name: unpriced-z}\n"
+        + "budget: {session_usd: 0.5}\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.out().contains("both.yaml: tools[0]: unknown tool 'shell'"), r::describe);
+    // Before, the price was checked only once everything else in the file was right.
+    assertTrue(r.out().contains("both.yaml: model: model 'unpriced-z' has no price"), r::describe);
+    assertTrue(r.err().contains("0 agent definition(s) valid, 2 error(s)"), r::describe);
+  }
+
+  @Test
   void check_reportsADanglingSymlink_insteadOfSkippingItSilently() throws IOException {
     write("ok.yaml", OK.formatted("A01"));
     Files.createSymbolicLink(dir.resolve("ghost.yaml"), dir.resolve("moved-away.yaml"));

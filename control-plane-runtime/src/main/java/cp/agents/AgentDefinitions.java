@@ -31,11 +31,26 @@ public final class AgentDefinitions {
    *
    * @param definitions the definitions without errors, in file order
    * @param problems every error and warning, in file order
+   * @param read every definition that could be read, errors or not, by file (without the keys the
+   *     schema refused): checks made apart from these ({@link DefinitionPrices}) see every file
    */
-  public record Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems) {
+  public record Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems,
+      Map<String, AgentDefinition> read) {
     public Result {
       definitions = List.copyOf(definitions);
       problems = List.copyOf(problems);
+      read = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(read));
+    }
+
+    /** A result whose readable definitions are its valid ones. */
+    public Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems) {
+      this(definitions, problems, byFile(definitions));
+    }
+
+    private static Map<String, AgentDefinition> byFile(List<CheckedDefinition> definitions) {
+      Map<String, AgentDefinition> out = new LinkedHashMap<>();
+      definitions.forEach(d -> out.put(d.file(), d.definition()));
+      return out;
     }
 
     public List<DefinitionProblem> errors() {
@@ -83,7 +98,7 @@ public final class AgentDefinitions {
     }
     Result r = check(sources, catalog, tools, env);
     problems.addAll(r.problems());
-    return new Result(r.definitions(), problems);
+    return new Result(r.definitions(), problems, r.read());
   }
 
   /**
@@ -94,6 +109,7 @@ public final class AgentDefinitions {
       Map<String, String> env) {
     List<DefinitionProblem> problems = new ArrayList<>();
     List<CheckedDefinition> ok = new ArrayList<>();
+    Map<String, AgentDefinition> readable = new LinkedHashMap<>();
     SchemaValidator validator = catalog.schemaValidator();
     DefinitionReader reader = new DefinitionReader(validator);
     DefinitionChecks checks = new DefinitionChecks(validator, env, tools);
@@ -106,6 +122,7 @@ public final class AgentDefinitions {
         continue;
       }
       AgentDefinition def = read.get().definition();
+      readable.put(name, def);
       String agentClass = def.agentClass(); // null when missing or refused by the schema
       Optional<String> builtin = agentClass == null ? Optional.empty() : catalog.agentFile(agentClass);
       String other = agentClass == null ? null : fileOfClass.putIfAbsent(agentClass, name);
@@ -128,7 +145,7 @@ public final class AgentDefinitions {
         ok.add(checked.get());
       }
     }
-    return new Result(ok, problems);
+    return new Result(ok, problems, readable);
   }
 
   /** One server name means one server: two files may share it only with the same command or URL. */

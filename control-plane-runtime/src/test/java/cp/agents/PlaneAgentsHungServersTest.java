@@ -81,7 +81,7 @@ class PlaneAgentsHungServersTest {
     java.util.List<String> seen = new java.util.ArrayList<>();
 
     try (PlaneAgents plane = PlaneAgents.open(new PlaneAgents.Settings(ResourceSource.classpath(), Optional.of(dir),
-        null, env, new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(1)), List.of()), servers -> {
+        null, env, new McpSettings(Duration.ofSeconds(30), START_TIMEOUT), List.of()), servers -> {
           assertFalse(Files.exists(tmp.resolve("hung1.pid")), "handed over after the server started");
           servers.forEach(s -> seen.add(s.name() + " " + ((cp.tools.mcp.McpServerSpec.Stdio) s).env().get("API_KEY")));
         })) {

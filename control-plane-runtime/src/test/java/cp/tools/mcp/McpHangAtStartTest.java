@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * exited), and a server that died during the listing was waited for until the start timeout.
  */
 class McpHangAtStartTest {
-  static final McpSettings QUICK_START = new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(1));
+  /** Long enough for a loaded machine to start a shell that writes its pid; short enough for a quick test. */
+  static final McpSettings QUICK_START = new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(3));
   /** Far longer than a process takes to exit: reaching it means the exit went unnoticed. */
   static final McpSettings SLOW_START = new McpSettings(Duration.ofSeconds(30), Duration.ofSeconds(120));
   static final Duration GUARD = Duration.ofSeconds(60);
@@ -43,7 +44,7 @@ class McpHangAtStartTest {
           c::start));
 
       assertEquals(List.of(), HangingServer.stillRunning(tmp, "hung"), "the server and its child, once start failed");
-      assertTrue(e.getMessage().contains("did not answer the MCP handshake within the start timeout of 1000 ms"),
+      assertTrue(e.getMessage().contains("did not answer the MCP handshake within the start timeout of 3000 ms"),
           e.getMessage());
       assertFalse(e.getMessage().contains("Did not observe"), e.getMessage());
     }

@@ -38,7 +38,12 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
       print(cfg, cfg.loadCatalog(), ToolRegistry.ofBuiltins(), null);
       return Cpctl.OK;
     }
-    try (PlaneAgents agents = PlaneAgents.open(cfg.agentSettings())) {
+    // Log lines (a server that fails at start has its stderr logged) mask the servers' secrets too.
+    cp.observability.SecretMasker masker = cfg.secretMasker();
+    try (PlaneAgents agents = PlaneAgents.open(cfg.agentSettings(), servers -> {
+      cp.worker.ServerSecrets.register(masker, servers);
+      MaskingEncoder.useEverywhere(masker);
+    })) {
       print(cfg, agents.catalog(), agents.registry(), agents);
     }
     return Cpctl.OK;
@@ -74,7 +79,8 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
       Optional<McpConnection> c = agents.connections().stream().filter(x -> x.spec().name().equals(spec.name()))
           .findFirst();
       String state = c.filter(McpConnection::alive).map(x -> x.tools().tools().size() + " tools listed, hash "
-          + x.tools().hash().substring(0, 12)).orElse("not reachable now: its tools are listed when it answers");
+          + x.tools().hash().substring(0, 12)).orElseGet(() -> "not reachable now" + c.flatMap(
+              McpConnection::startFailure).map(why -> ": " + why).orElse("") + "; its tools are listed when it answers");
       out().println("  mcp:      " + spec.name() + ": " + spec.describe() + " (" + state + ")");
       c.filter(McpConnection::alive).ifPresent(x -> x.tools().leftOut().forEach(l -> out().println(
           "            left out: " + spec.name() + "/" + l.tool() + ": " + l.problem())));
@@ -118,7 +124,7 @@ final class AgentsCommand extends MaskedCliCommand implements Callable<Integer> 
         ToolRegistry registry = ToolRegistry.of(tools);
         Catalog catalog = Catalog.load(cfg.catalogSource(), PlaneConfig.CATALOG_REQUIREMENTS.withTools(registry));
         AgentDefinitions.Result checked = AgentDefinitions.check(target, catalog, registry, env());
-        List<DefinitionProblem> unpriced = cp.agents.DefinitionPrices.check(checked.definitions(), cfg.prices(),
+        List<DefinitionProblem> unpriced = cp.agents.DefinitionPrices.check(checked.read(), cfg.prices(),
             cfg.provider().type().id());
         List<DefinitionProblem> all = new ArrayList<>(checked.problems());
         all.addAll(unpriced);

@@ -78,6 +78,63 @@ class AgentsCommandTest {
   }
 
   @Test
+  void check_reportsEveryProblemOfAFileInOneRun_schemaAndBeyond() throws IOException {
+    write("mix.yaml", "agent_class: MIX\ninstructons: typo\ninstructions_file: none.md\ntools: [shell, read_file]\n"
+        + "budget: {turn_limit: -1}\npermissions: {read: ['HO2/[']}\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    // Before, the schema's two problems hid the rest until they were fixed.
+    for (String line : List.of("mix.yaml: instructons: unknown key", "mix.yaml: budget.turn_limit: ",
+        "mix.yaml: instructions_file: ", "mix.yaml: tools[0]: unknown tool 'shell'",
+        "mix.yaml: permissions.read[0]: invalid glob 'HO2/['")) {
+      assertTrue(r.out().contains(line), line + "\n" + r.describe());
+    }
+    assertEquals(5, r.out().lines().filter(l -> l.startsWith("mix.yaml: ")).count(), r::describe);
+  }
+
+  @Test
+  void check_reportsAnUnpricedModel_besideTheFilesOtherErrors_inOneRun() throws IOException {
+    write("both.yaml", OK.formatted("BOTH") + "tools: [shell]\nmodel: {provider: anthropic, name: unpriced-z}\n"
+        + "budget: {session_usd: 0.5}\n");
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.out().contains("both.yaml: tools[0]: unknown tool 'shell'"), r::describe);
+    // Before, the price was checked only once everything else in the file was right.
+    assertTrue(r.out().contains("both.yaml: model: model 'unpriced-z' has no price"), r::describe);
+    assertTrue(r.err().contains("0 agent definition(s) valid, 2 error(s)"), r::describe);
+  }
+
+  @Test
+  void check_reportsADanglingSymlink_insteadOfSkippingItSilently() throws IOException {
+    write("ok.yaml", OK.formatted("A01"));
+    Files.createSymbolicLink(dir.resolve("ghost.yaml"), dir.resolve("moved-away.yaml"));
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    assertTrue(r.out().contains("ghost.yaml: is a symbolic link to " + dir.resolve("moved-away.yaml")
+        + ", which does not exist"), r::describe);
+  }
+
+  @Test
+  void check_onAFileThatIsNotUtf8_namesTheLineAndByteOfTheFirstBadByte() throws IOException {
+    byte[] text = "agent_class: NU\ndescription: ok\ninstructions: |\n  line one\n  caf\u00e9 here\n  three\n"
+        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    Files.write(dir.resolve("nu.yaml"), text);
+
+    var r = run(CliHarness.env(home), "agents", "check", dir.toString());
+
+    assertEquals(Cpctl.BAD_INPUT, r.code(), r::describe);
+    int offset = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\u00e9');
+    assertTrue(r.out().contains("nu.yaml: is not UTF-8: byte 0xE9 at line 5, column 6 (byte offset " + offset
+        + ")"), r::describe);
+  }
+
+  @Test
   void checkOnCleanDefinitions_exitsZero_andTakesTheDirectoryFromCpAgentsDir() throws IOException {
     write("weather.yaml", OK.formatted("WEATHER") + "tools: [read_file]\n");
     var env = CliHarness.env(home);
@@ -200,6 +257,39 @@ class AgentsCommandTest {
     for (String secret : List.of("svckey_111122223333", "pw_444455556666")) {
       assertTrue(!r.out().contains(secret) && !r.err().contains(secret), secret + "\n" + r.describe());
     }
+  }
+
+  @Test
+  void agents_withTwoServersThatHang_saysWhy_andLeavesNoProcessRunning() throws IOException {
+    try {
+      write("h.yaml", """
+          agent_class: HUNG
+          instructions: Your servers hang.
+          tools: [read_file, 'hung1/*', 'hung2/*']
+          mcp_servers:
+            hung1: {command: /bin/sh, args: %s}
+            hung2: {command: /bin/sh, args: %s}
+          """.formatted(yaml(cp.tools.mcp.HangingServer.args(home, "hung1")),
+          yaml(cp.tools.mcp.HangingServer.args(home, "hung2"))));
+      var env = CliHarness.env(home);
+      env.put("CP_AGENTS_DIR", dir.toString());
+      env.put("CP_MCP_START_TIMEOUT_MS", "3000");
+
+      var r = run(env, "agents"); // that the two cost one start timeout, not two: PlaneAgentsHungServersTest
+
+      assertEquals(Cpctl.OK, r.code(), r::describe);
+      assertEquals(List.of(), cp.tools.mcp.HangingServer.stillRunning(home, "hung1"), "after cpctl agents returned");
+      assertEquals(List.of(), cp.tools.mcp.HangingServer.stillRunning(home, "hung2"), "after cpctl agents returned");
+      assertTrue(r.out().contains("hung1: stdio: /bin/sh ") && r.out().contains("(not reachable now: it did not answer the"
+          + " MCP handshake within the start timeout of 3000 ms (CP_MCP_START_TIMEOUT_MS)"), r::describe);
+    } finally {
+      cp.tools.mcp.HangingServer.cleanUp(home, "hung1");
+      cp.tools.mcp.HangingServer.cleanUp(home, "hung2");
+    }
+  }
+
+  private static String yaml(List<String> items) {
+    return items.stream().map(i -> "'" + i + "'").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 
   @Test

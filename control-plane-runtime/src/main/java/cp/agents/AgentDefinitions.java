@@ -31,11 +31,26 @@ public final class AgentDefinitions {
    *
    * @param definitions the definitions without errors, in file order
    * @param problems every error and warning, in file order
+   * @param read every definition that could be read, errors or not, by file (without the keys the
+   *     schema refused): checks made apart from these ({@link DefinitionPrices}) see every file
    */
-  public record Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems) {
+  public record Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems,
+      Map<String, AgentDefinition> read) {
     public Result {
       definitions = List.copyOf(definitions);
       problems = List.copyOf(problems);
+      read = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(read));
+    }
+
+    /** A result whose readable definitions are its valid ones. */
+    public Result(List<CheckedDefinition> definitions, List<DefinitionProblem> problems) {
+      this(definitions, problems, byFile(definitions));
+    }
+
+    private static Map<String, AgentDefinition> byFile(List<CheckedDefinition> definitions) {
+      Map<String, AgentDefinition> out = new LinkedHashMap<>();
+      definitions.forEach(d -> out.put(d.file(), d.definition()));
+      return out;
     }
 
     public List<DefinitionProblem> errors() {
@@ -83,7 +98,7 @@ public final class AgentDefinitions {
     }
     Result r = check(sources, catalog, tools, env);
     problems.addAll(r.problems());
-    return new Result(r.definitions(), problems);
+    return new Result(r.definitions(), problems, r.read());
   }
 
   /**
@@ -94,6 +109,7 @@ public final class AgentDefinitions {
       Map<String, String> env) {
     List<DefinitionProblem> problems = new ArrayList<>();
     List<CheckedDefinition> ok = new ArrayList<>();
+    Map<String, AgentDefinition> readable = new LinkedHashMap<>();
     SchemaValidator validator = catalog.schemaValidator();
     DefinitionReader reader = new DefinitionReader(validator);
     DefinitionChecks checks = new DefinitionChecks(validator, env, tools);
@@ -101,13 +117,15 @@ public final class AgentDefinitions {
     Map<String, Map.Entry<String, McpServerSpec>> servers = new LinkedHashMap<>();
     for (DefinitionSource source : sources) {
       String name = source.name();
-      Optional<AgentDefinition> read = reader.read(name, source.bytes(), problems);
+      Optional<DefinitionReader.Read> read = reader.read(name, source.bytes(), problems);
       if (read.isEmpty()) {
         continue;
       }
-      String agentClass = read.get().agentClass();
-      Optional<String> builtin = catalog.agentFile(agentClass);
-      String other = fileOfClass.putIfAbsent(agentClass, name);
+      AgentDefinition def = read.get().definition();
+      readable.put(name, def);
+      String agentClass = def.agentClass(); // null when missing or refused by the schema
+      Optional<String> builtin = agentClass == null ? Optional.empty() : catalog.agentFile(agentClass);
+      String other = agentClass == null ? null : fileOfClass.putIfAbsent(agentClass, name);
       if (builtin.isPresent()) {
         problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is already defined in " + builtin.get()
             + " (built in); choose another class name", false));
@@ -115,16 +133,19 @@ public final class AgentDefinitions {
         problems.add(new DefinitionProblem(name, "agent_class", agentClass + " is also defined in " + other
             + "; an agent class is defined once", false));
       }
-      Optional<CheckedDefinition> checked = checks.check(name, source.baseDir(), read.get(), problems)
+      List<DefinitionProblem> beyond = new ArrayList<>();
+      Optional<CheckedDefinition> checked = checks.check(name, source.baseDir(), def, beyond)
           .map(c -> c.from(source));
-      if (checked.isEmpty() || builtin.isPresent() || other != null) {
+      // What follows from a key the schema refused is not news: the schema's line says it.
+      beyond.stream().filter(p -> !read.get().hides(p.key())).forEach(problems::add);
+      if (checked.isEmpty() || !read.get().schemaValid() || builtin.isPresent() || other != null) {
         continue;
       }
       if (sameServersAgree(name, checked.get(), servers, problems)) {
         ok.add(checked.get());
       }
     }
-    return new Result(ok, problems);
+    return new Result(ok, problems, readable);
   }
 
   /** One server name means one server: two files may share it only with the same command or URL. */
@@ -142,13 +163,32 @@ public final class AgentDefinitions {
     return agree;
   }
 
+  /**
+   * The directory's definition files, sorted; a definition's name that is a symbolic link to
+   * nothing is a problem (before, it was skipped silently: an agent gone without a word).
+   */
   private static List<Path> files(Path dir, List<DefinitionProblem> problems) {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.filter(p -> Files.isRegularFile(p) && DefinitionReader.isDefinition(p.getFileName().toString()))
-          .sorted().toList();
+      List<Path> named = s.filter(p -> DefinitionReader.isDefinition(p.getFileName().toString())).sorted().toList();
+      for (Path p : named) {
+        if (Files.isSymbolicLink(p) && !Files.exists(p)) {
+          problems.add(new DefinitionProblem(p.getFileName().toString(), "", "is a symbolic link to "
+              + linkTarget(p) + ", which does not exist: restore it or remove the link", false));
+        }
+      }
+      return named.stream().filter(Files::isRegularFile).toList();
     } catch (IOException e) {
       problems.add(new DefinitionProblem(dir.toString(), "", "cannot be listed: " + e.getMessage(), false));
       return List.of();
+    }
+  }
+
+  private static String linkTarget(Path link) {
+    try {
+      Path target = Files.readSymbolicLink(link);
+      return target.isAbsolute() ? target.toString() : link.resolveSibling(target).normalize().toString();
+    } catch (IOException e) {
+      return "a path that cannot be read (" + e.getMessage() + ")";
     }
   }
 }

@@ -30,10 +30,13 @@ public final class AgentModels {
 
   private final Map<String, AgentModel> byClass;
   private final Map<String, ProviderSelection> routes;
+  private final Map<String, String> urlOrigins;
 
-  private AgentModels(Map<String, AgentModel> byClass, Map<String, ProviderSelection> routes) {
+  private AgentModels(Map<String, AgentModel> byClass, Map<String, ProviderSelection> routes,
+      Map<String, String> urlOrigins) {
     this.byClass = Map.copyOf(byClass);
     this.routes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+    this.urlOrigins = Map.copyOf(urlOrigins);
   }
 
   /**
@@ -45,6 +48,7 @@ public final class AgentModels {
   static AgentModels of(List<CheckedDefinition> definitions, Map<String, String> env, ProviderSelection worker) {
     Map<String, AgentModel> byClass = new LinkedHashMap<>();
     Map<String, ProviderSelection> routes = new LinkedHashMap<>();
+    Map<String, String> urlOrigins = new LinkedHashMap<>();
     List<DefinitionProblem> problems = new ArrayList<>();
     for (CheckedDefinition d : definitions) {
       AgentDefinition def = d.definition();
@@ -59,6 +63,9 @@ public final class AgentModels {
             String id = own.type().id() + (own.isOffline() ? "" : ROUTE_SEPARATOR + def.agentClass());
             routes.put(id, own);
             route = Optional.of(id);
+            if (m.baseUrl() != null) {
+              urlOrigins.put(id, "model.base_url in " + d.file());
+            }
           }
           name = own.settings().map(ProviderSettings::defaultModel).or(() -> Optional.ofNullable(m.name()));
         } catch (ProviderConfigException e) {
@@ -73,7 +80,12 @@ public final class AgentModels {
         try {
           ProviderSelection sel = ProviderFactory.forModel(env, worker, f.provider(), f.baseUrl(), f.apiKeyEnv(),
               f.name(), where);
-          chain.add(fallbackModel(sel, worker, f.name(), def.agentClass() + FALLBACK_SEPARATOR + (i + 1), routes));
+          cp.model.FallbackModel added = fallbackModel(sel, worker, f.name(), def.agentClass() + FALLBACK_SEPARATOR
+              + (i + 1), routes);
+          chain.add(added);
+          if (f.baseUrl() != null && added.provider() != null) {
+            urlOrigins.put(added.provider(), "fallback[" + i + "].base_url in " + d.file());
+          }
         } catch (ProviderConfigException e) {
           problems.add(new DefinitionProblem(d.file(), "fallback[" + i + "]", e.getMessage(), false));
         }
@@ -86,7 +98,7 @@ public final class AgentModels {
     if (!problems.isEmpty()) {
       throw new AgentDefinitionException(problems);
     }
-    return new AgentModels(byClass, routes);
+    return new AgentModels(byClass, routes, urlOrigins);
   }
 
   /**
@@ -120,6 +132,15 @@ public final class AgentModels {
   /** The model of a defined class ({@link AgentModel#WORKER_DEFAULT} for a class it does not know). */
   public AgentModel of(String agentClass) {
     return byClass.getOrDefault(agentClass.toUpperCase(Locale.ROOT), AgentModel.WORKER_DEFAULT);
+  }
+
+  /**
+   * Where the base URL of each route whose URL a definition gave came from, by route id
+   * ({@code model.base_url in weather.yaml}); a route absent here took its URL from the
+   * environment ({@code OPENAI_BASE_URL}) or the provider's default.
+   */
+  public Map<String, String> urlOrigins() {
+    return urlOrigins;
   }
 
   /** The providers the gateway needs beside the worker's, by id, in definition order. */

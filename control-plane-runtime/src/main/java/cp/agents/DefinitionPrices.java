@@ -18,17 +18,27 @@ public final class DefinitionPrices {
   /** One error per model {@code definitions} name under a dollar budget that {@code prices} has no price for. */
   public static List<DefinitionProblem> check(List<CheckedDefinition> definitions, PriceTable prices,
       String workerProvider) {
+    java.util.Map<String, AgentDefinition> byFile = new java.util.LinkedHashMap<>();
+    definitions.forEach(d -> byFile.put(d.file(), d.definition()));
+    return check(byFile, prices, workerProvider);
+  }
+
+  /**
+   * One error per model the definitions (by file, as read: with other errors too, so that one run of
+   * {@code agents check} shows every problem) name under a dollar budget that {@code prices} has no price for.
+   */
+  public static List<DefinitionProblem> check(java.util.Map<String, AgentDefinition> definitions, PriceTable prices,
+      String workerProvider) {
     List<DefinitionProblem> out = new ArrayList<>();
-    for (CheckedDefinition d : definitions) {
-      AgentDefinition def = d.definition();
+    definitions.forEach((file, def) -> {
       if (def.budget().workOrderUsd() == null && def.budget().sessionUsd() == null) {
-        continue;
+        return;
       }
-      check(d.file(), "model", def.model(), prices, workerProvider, out);
+      check(file, "model", def.model(), prices, workerProvider, out);
       for (int i = 0; i < def.fallback().size(); i++) {
-        check(d.file(), "fallback[" + i + "]", def.fallback().get(i), prices, workerProvider, out);
+        check(file, "fallback[" + i + "]", def.fallback().get(i), prices, workerProvider, out);
       }
-    }
+    });
     return out;
   }
 

@@ -14,9 +14,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads one definition file (YAML or JSON) into an {@link AgentDefinition}, checking it against
@@ -52,12 +55,21 @@ final class DefinitionReader {
     return !n.startsWith(".") && (n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json"));
   }
 
-  /** The definition in {@code bytes}, or empty with the reasons added to {@code problems}. */
-  Optional<AgentDefinition> read(String file, byte[] bytes, List<DefinitionProblem> problems) {
+  /**
+   * The definition in {@code bytes}, with every problem added to {@code problems}: empty when the
+   * file cannot be read as a definition at all (not UTF-8, not YAML, not a mapping); else the
+   * definition without the keys the schema refused, for the checks beyond the schema.
+   */
+  Optional<Read> read(String file, byte[] bytes, List<DefinitionProblem> problems) {
     if (bytes.length > MAX_FILE_BYTES) {
       // Refused before parsing: a YAML parser takes minutes over tens of megabytes.
       problems.add(new DefinitionProblem(file, "", "is " + bytes.length + " bytes; a definition may be at most "
           + MAX_FILE_BYTES + " bytes (put long instructions in fewer words, not in a bigger file)", false));
+      return Optional.empty();
+    }
+    Optional<String> notUtf8 = DefinitionText.notUtf8(bytes);
+    if (notUtf8.isPresent()) {
+      problems.add(new DefinitionProblem(file, "", notUtf8.get(), false));
       return Optional.empty();
     }
     boolean json = file.toLowerCase(Locale.ROOT).endsWith(".json");
@@ -93,20 +105,67 @@ final class DefinitionReader {
     if (!moveApprovalTimeout(file, root, problems)) {
       return Optional.empty();
     }
-    int before = problems.size();
-    for (SchemaValidator.Violation v : validator.violations(schema, root)) {
-      problems.add(problem(file, v));
+    Set<String> refused = new LinkedHashSet<>();
+    List<SchemaValidator.Violation> violations = validator.violations(schema, root);
+    for (SchemaValidator.Violation v : violations) {
+      DefinitionProblem p = problem(file, v);
+      problems.add(p);
+      refused.add(topKey(p.key()));
     }
-    if (problems.size() > before) {
-      return Optional.empty();
-    }
+    // The keys the schema refused are left out, so the checks beyond the schema still run on the
+    // rest: one run shows every problem of the file, not the schema's first.
+    refused.stream().filter(k -> !k.isEmpty()).forEach(root::remove);
     try {
-      return Optional.of(BIND.treeToValue(root, AgentDefinition.class));
+      return Optional.of(new Read(BIND.treeToValue(root, AgentDefinition.class), refused, violations.isEmpty()));
     } catch (IOException | RuntimeException e) {
-      problems.add(new DefinitionProblem(file, "", "cannot be read as an agent definition: "
-          + RootCause.innermostMessage(e), false));
+      if (violations.isEmpty()) {
+        problems.add(new DefinitionProblem(file, "", "cannot be read as an agent definition: "
+            + RootCause.innermostMessage(e), false));
+      }
       return Optional.empty();
     }
+  }
+
+  /**
+   * A file as read: its definition, without the top-level keys the schema refused.
+   *
+   * @param refusedKeys the top-level keys the schema refused ({@code ""} for the file as a whole)
+   * @param schemaValid whether the schema refused nothing: only then may the definition run
+   */
+  record Read(AgentDefinition definition, Set<String> refusedKeys, boolean schemaValid) {
+    /**
+     * Top-level keys whose checks follow from another key's value: a problem the later checks find
+     * there is a consequence of the refused key (a grant of a server left out), not news.
+     */
+    private static final Map<String, List<String>> DEPENDENT = Map.of(
+        "tools", List.of("approval", "tool_timeout_seconds", "mcp_servers"),
+        "mcp_servers", List.of("tools", "approval", "tool_timeout_seconds"),
+        "instructions", List.of("instructions_file"),
+        "instructions_file", List.of("instructions"),
+        "budget", List.of("approval_timeout_seconds"));
+
+    Read {
+      refusedKeys = Set.copyOf(refusedKeys);
+    }
+
+    /** Whether a later check's problem at {@code key} follows from a key the schema refused (so is not shown). */
+    boolean hides(String key) {
+      String top = topKey(key);
+      return refusedKeys.contains(top) || refusedKeys.stream().anyMatch(r -> DEPENDENT.getOrDefault(r, List.of())
+          .contains(top));
+    }
+  }
+
+  /** The top-level key of a dotted problem key: {@code budget} of {@code budget.turn_limit}, {@code tools} of {@code tools[0]}. */
+  static String topKey(String key) {
+    int end = key.length();
+    for (int i = 0; i < key.length(); i++) {
+      if (key.charAt(i) == '.' || key.charAt(i) == '[') {
+        end = i;
+        break;
+      }
+    }
+    return key.substring(0, end);
   }
 
 

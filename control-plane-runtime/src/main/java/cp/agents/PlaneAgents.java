@@ -9,7 +9,7 @@ import cp.tools.mcp.McpConnection;
 import cp.tools.mcp.McpServerSpec;
 import cp.tools.mcp.McpSettings;
 import cp.tools.mcp.McpToolInfo;
-import cp.tools.mcp.McpUnavailableException;
+import cp.tools.mcp.McpStarts;
 import cp.tools.Tool;
 import cp.tools.mcp.McpToolCall;
 import cp.tools.registry.ExposedNames;
@@ -110,6 +110,15 @@ public final class PlaneAgents implements AutoCloseable {
    * @throws AgentDefinitionException for errors in the definitions
    */
   public static PlaneAgents open(Settings s) {
+    return open(s, servers -> { });
+  }
+
+  /**
+   * Assembles everything, handing {@code beforeServersStart} the MCP servers about to be started
+   * (the worker registers their secrets on its masker there: a server that fails at start has its
+   * stderr logged, and that line must already be masked).
+   */
+  public static PlaneAgents open(Settings s, java.util.function.Consumer<List<McpServerSpec>> beforeServersStart) {
     JavaToolPath path = JavaToolPath.load(s.toolsPath(), PlaneAgents.class.getClassLoader(), new SchemaValidator());
     List<McpConnection> connections = new ArrayList<>();
     try {
@@ -125,15 +134,15 @@ public final class PlaneAgents implements AutoCloseable {
         throw new AgentDefinitionException(defs.errors());
       }
       List<RegisteredTool> all = new ArrayList<>(local);
-      for (McpServerSpec spec : defs.servers()) {
-        McpConnection c = new McpConnection(spec, s.env(), s.mcp());
-        connections.add(c);
-        try {
-          c.start().tools().forEach(t -> all.add(registered(spec, t)));
-        } catch (McpUnavailableException e) {
-          LOG.warn("mcp server {} ({}) cannot be reached at start: {}; its tools are not offered until it answers",
-              spec.name(), spec.describe(), e.reason());
-        }
+      beforeServersStart.accept(defs.servers());
+      defs.servers().forEach(spec -> connections.add(new McpConnection(spec, s.env(), s.mcp())));
+      // All at once: N servers that hang at start cost one start timeout, not N.
+      List<Optional<cp.tools.mcp.McpToolList>> listed = McpStarts.startAll(connections, (c, e) -> LOG.warn(
+          "mcp server {} ({}) cannot be reached at start: {}; its tools are not offered until it answers",
+          c.spec().name(), c.spec().describe(), e.reason()));
+      for (int i = 0; i < connections.size(); i++) {
+        McpServerSpec spec = connections.get(i).spec();
+        listed.get(i).ifPresent(l -> l.tools().forEach(t -> all.add(registered(spec, t))));
       }
       ToolRegistry registry = ToolRegistry.of(all);
       AgentModels models = AgentModels.of(defs.definitions(), s.env(), s.provider());
@@ -141,7 +150,7 @@ public final class PlaneAgents implements AutoCloseable {
           .map(d -> DefinitionConfigs.toAgent(d, registry, files, models.of(d.agentClass()))).toList(), registry);
       return new PlaneAgents(catalog, registry, path, javaTools, connections, defs, models);
     } catch (RuntimeException e) {
-      connections.forEach(McpConnection::close);
+      McpStarts.closeAll(connections);
       closeQuietly(path);
       throw e;
     }
@@ -193,6 +202,11 @@ public final class PlaneAgents implements AutoCloseable {
     return out;
   }
 
+  /** Where each route's base URL came from when a definition gave it ({@link AgentModels#urlOrigins()}). */
+  public Map<String, String> modelUrlOrigins() {
+    return models.urlOrigins();
+  }
+
   /** The providers the defined agents' own models need beside the worker's, by gateway id. */
   public Map<String, ProviderSelection> modelRoutes() {
     return models.routes();
@@ -217,7 +231,7 @@ public final class PlaneAgents implements AutoCloseable {
   @Override
   public void close() {
     runner.close();
-    connections.forEach(McpConnection::close);
+    McpStarts.closeAll(connections); // at once: each may wait for its server to exit
     closeQuietly(javaPath);
   }
 

@@ -163,7 +163,9 @@ public final class PlaneRuntime implements AutoCloseable {
   public static PlaneRuntime open(PlaneConfig config, LlmProvider provider, Function<Deps, ToolExecutor> tools,
       Clock clock, ProcessServices services) {
     SecretMasker masker = services.masker() != null ? services.masker() : config.secretMasker();
-    PlaneAgents agents = config.extended() ? PlaneAgents.open(config.agentSettings()) : null;
+    // The servers' secrets are masked before they start: a server that fails at start has its stderr logged.
+    PlaneAgents agents = config.extended()
+        ? PlaneAgents.open(config.agentSettings(), servers -> ServerSecrets.register(masker, servers)) : null;
     Catalog catalog = agents == null ? config.loadCatalog() : agents.catalog();
     try {
       ToolTimeouts.check(catalog, config.worker().toolStartToClose());
@@ -174,7 +176,6 @@ public final class PlaneRuntime implements AutoCloseable {
       throw e;
     }
     if (agents != null) {
-      ServerSecrets.register(masker, agents.definitions().servers());
       AgentProviders.registerKeys(masker, agents.modelRoutes());
     }
     Ledgers ledgers;
@@ -198,7 +199,8 @@ public final class PlaneRuntime implements AutoCloseable {
     routes.putAll(agents == null ? Map.of() : agents.modelRoutes());
     AgentProviders.registerKeys(masker, chain.routes());
     List<LlmProvider> providers = AgentProviders.of(provider, routes,
-        () -> new OfflineProvider(catalog.schemaValidator()::validate));
+        () -> new OfflineProvider(catalog.schemaValidator()::validate),
+        agents == null ? Map.of() : agents.modelUrlOrigins());
     cp.gateway.TenantGuard tenants;
     try {
       tenants = TenantSpend.guard(config, clock);

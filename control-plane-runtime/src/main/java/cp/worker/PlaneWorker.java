@@ -87,8 +87,10 @@ public final class PlaneWorker implements AutoCloseable {
       WorkerFactoryOptions factoryOptions, boolean stickyOff) {
     WorkerSettings s = runtime.config().worker();
     ActivitiesInFlight inFlight = new ActivitiesInFlight();
+    MissingAgentClasses missing = new MissingAgentClasses(MissingAgentClasses.definitionsFrom(runtime.config()),
+        runtime.catalog().agentClasses(), s.taskQueue());
     WorkerFactory factory = WorkerFactory.newInstance(conn.client(),
-        with(withLedgerFailures(withTelemetry(factoryOptions, conn.telemetry())), inFlight));
+        with(with(withLedgerFailures(withTelemetry(factoryOptions, conn.telemetry())), inFlight), missing));
     register(factory.newWorker(s.taskQueue(), TemporalOptions.workerOptions(stickyOff, role)), conn.client(), runtime,
         s);
     factory.start();

@@ -16,11 +16,11 @@ import java.util.Map;
  * script's path in {@code ${SERVER_JS}}) are not secrets and are left alone; the command line shows
  * every reference, not its value ({@link McpServerSpec#describe()}).
  */
-final class ServerSecrets {
+public final class ServerSecrets {
   private ServerSecrets() {}
 
   /** Registers on {@code masker}; returns how many values were registered (short ones are ignored by the masker). */
-  static int register(SecretMasker masker, List<McpServerSpec> servers) {
+  public static int register(SecretMasker masker, List<McpServerSpec> servers) {
     int before = masker.registered();
     for (McpServerSpec s : servers) {
       Map<String, String> values = s instanceof McpServerSpec.Stdio io ? io.env()

@@ -36,15 +36,21 @@ public final class ToolTimeouts {
     return Duration.ofMillis(belowActivity(JAVA_VARIABLE, raw.trim(), toolActivity));
   }
 
-  /** The MCP client's timeouts: CP_MCP_TIMEOUT_MS under the tool activity's; unset, its default for the activity. */
+  /**
+   * The MCP client's timeouts: CP_MCP_TIMEOUT_MS under the tool activity's, unset its default for the
+   * activity; CP_MCP_START_TIMEOUT_MS (at most ten minutes), unset 20 s.
+   */
   static cp.tools.mcp.McpSettings mcp(java.util.Map<String, String> env, Duration toolActivity) {
     cp.tools.mcp.McpSettings defaults = cp.tools.mcp.McpSettings.forToolActivity(toolActivity);
     String raw = env.get(cp.tools.mcp.McpSettings.TIMEOUT_VARIABLE);
-    if (raw == null || raw.isBlank()) {
-      return defaults;
-    }
-    long ms = belowActivity(cp.tools.mcp.McpSettings.TIMEOUT_VARIABLE, raw.trim(), toolActivity);
-    return new cp.tools.mcp.McpSettings(Duration.ofMillis(ms), defaults.startTimeout());
+    Duration request = raw == null || raw.isBlank() ? defaults.requestTimeout()
+        : Duration.ofMillis(belowActivity(cp.tools.mcp.McpSettings.TIMEOUT_VARIABLE, raw.trim(), toolActivity));
+    String rawStart = env.get(cp.tools.mcp.McpSettings.START_TIMEOUT_VARIABLE);
+    long longest = cp.tools.mcp.McpSettings.LONGEST_START_TIMEOUT.toMillis();
+    Duration start = rawStart == null || rawStart.isBlank() ? defaults.startTimeout()
+        : Duration.ofMillis(EnvNumbers.positive(cp.tools.mcp.McpSettings.START_TIMEOUT_VARIABLE, rawStart.trim(),
+            longest, "a number of milliseconds from 1 to " + longest));
+    return new cp.tools.mcp.McpSettings(request, start);
   }
 
   private static long belowActivity(String variable, String raw, Duration toolActivity) {

@@ -23,6 +23,18 @@ class McpTimeoutConfigTest {
   }
 
   @Test
+  void theMcpStartTimeout_defaultsToTwentySeconds_andIsRefusedNamingTheVariableWhenBad() {
+    assertEquals(Duration.ofSeconds(20), PlaneConfig.fromEnv(Map.of()).mcpSettings().startTimeout());
+    assertEquals(Duration.ofMillis(3000), PlaneConfig.fromEnv(Map.of("CP_MCP_START_TIMEOUT_MS", "3000"))
+        .mcpSettings().startTimeout());
+    for (String bad : java.util.List.of("0", "-5", "soon", "600001")) {
+      var e = assertThrows(ConfigException.class, () -> PlaneConfig.fromEnv(Map.of("CP_MCP_START_TIMEOUT_MS", bad))
+          .mcpSettings());
+      assertEquals("CP_MCP_START_TIMEOUT_MS", e.variable(), bad);
+    }
+  }
+
+  @Test
   void theJavaToolCallTimeout_defaultsUnderTheToolActivitys_andMayNotReachIt() {
     assertEquals(Duration.ofSeconds(30), PlaneConfig.fromEnv(Map.of()).javaToolTimeout());
     assertEquals(Duration.ofSeconds(10), PlaneConfig.fromEnv(Map.of("CP_TOOL_TIMEOUT_MS", "20000")).javaToolTimeout());

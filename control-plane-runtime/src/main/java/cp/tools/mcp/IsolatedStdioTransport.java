@@ -255,18 +255,27 @@ final class IsolatedStdioTransport implements McpClientTransport {
     return Mono.<Void>fromRunnable(this::close).subscribeOn(Schedulers.boundedElastic());
   }
 
-  /** Stops the server: SIGTERM, then SIGKILL if it is still running after {@link #TERM_GRACE}. */
+  /**
+   * Stops the server and every process it started: SIGTERM, then SIGKILL to whatever still runs
+   * after {@link #TERM_GRACE}; returns when they are gone ({@link ProcessTree}). Before, the SIGKILL
+   * was scheduled and {@code cpctl} could exit first, and the server's own children were never
+   * signalled: a hung server outlived the command.
+   */
   @Override
   public void close() {
+    stop(TERM_GRACE);
+  }
+
+  /** Kills the server and every process it started at once: a start that failed has nothing to wind down. */
+  void kill() {
+    stop(Duration.ZERO);
+  }
+
+  private void stop(Duration grace) {
     closing = true;
     inbound.tryEmitComplete();
     writer.shutdownNow();
-    Process p = process;
-    if (p != null && p.isAlive()) {
-      p.destroy();
-      p.onExit().copy().completeOnTimeout(p, TERM_GRACE.toMillis(), TimeUnit.MILLISECONDS)
-          .thenAccept(Process::destroyForcibly);
-    }
+    ProcessTree.stop(process, grace);
   }
 
   @Override

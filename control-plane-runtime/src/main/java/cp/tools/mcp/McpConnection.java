@@ -13,6 +13,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +43,8 @@ public final class McpConnection implements AutoCloseable {
    * longest call an agent may allow a tool ({@code tool_timeout_seconds} is at most an hour).
    */
   static final java.time.Duration LONGEST_CALL = java.time.Duration.ofHours(1);
-  /**
-   * A server that exited has its stderr logged once it is read to its end (its last lines trail its
-   * exit through the reader), or after {@code STDERR_WAIT} at most (a child it left holds it open).
-   */
-  static final java.time.Duration STDERR_WAIT = java.time.Duration.ofSeconds(2);
-
   private final McpServerSpec spec;
+  private final ServerExitLog exits;
   private final Map<String, String> workerEnv;
   private final McpSettings settings;
   private final McpJsonMapper mapper = McpJsonDefaults.getMapper();
@@ -66,6 +62,8 @@ public final class McpConnection implements AutoCloseable {
   private volatile boolean alive;
   private volatile boolean closed;
   private volatile McpToolList tools = McpToolList.EMPTY;
+  /** Why the last start failed, until a start succeeds; null otherwise. */
+  private volatile String startFailure;
   private final java.util.function.Consumer<McpToolList> onToolsChanged;
 
   /**
@@ -89,6 +87,7 @@ public final class McpConnection implements AutoCloseable {
       java.util.function.Consumer<McpToolList> onToolsChanged, java.util.function.UnaryOperator<McpClientTransport> wrap) {
     this.wrap = Objects.requireNonNull(wrap, "wrap");
     this.spec = Objects.requireNonNull(spec, "spec");
+    this.exits = new ServerExitLog(spec, LOG);
     this.workerEnv = Map.copyOf(workerEnv);
     this.settings = Objects.requireNonNull(settings, "settings");
     this.onToolsChanged = Objects.requireNonNull(onToolsChanged, "onToolsChanged");
@@ -105,6 +104,11 @@ public final class McpConnection implements AutoCloseable {
   /** The tools as last listed (empty before the first start). */
   public McpToolList tools() {
     return tools;
+  }
+
+  /** Why the last start failed (one line, no stderr, no secret), while no start has succeeded since. */
+  public java.util.Optional<String> startFailure() {
+    return java.util.Optional.ofNullable(startFailure);
   }
 
   /** Whether the server is started and has not died since. */
@@ -132,9 +136,13 @@ public final class McpConnection implements AutoCloseable {
       }
       closeClient();
       McpAsyncClient c = null;
+      McpClientTransport made = null;
+      // One bound for the whole start, handshake and listing: a server that hangs costs one start timeout.
+      long deadline = System.nanoTime() + settings.startTimeout().toNanos();
       try {
-        McpClientTransport made = McpTransports.of(spec, workerEnv, settings, mapper,
+        made = McpTransports.of(spec, workerEnv, settings, mapper,
             line -> LOG.debug("mcp server {} stderr: {}", spec.name(), line));
+        IsolatedStdioTransport process = made instanceof IsolatedStdioTransport s ? s : null;
         CancellableTransport cancellable = new CancellableTransport(wrap.apply(made));
         // The handshake and the listing are part of starting and get the start timeout where they
         // are made; each tool call is bounded by its own timeout where it is made, which may be
@@ -144,35 +152,62 @@ public final class McpConnection implements AutoCloseable {
             .clientInfo(new McpSchema.Implementation("control-plane", "1"))
             .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> toolsChanged(listed)))
             .build();
-        Mono<McpSchema.InitializeResult> init = c.initialize();
-        if (made instanceof IsolatedStdioTransport stdio) {
-          // A server that dies at start never answers: say so when it exits, not after the start timeout.
-          // (a copy: the race cancels the loser, and cancelling the future itself would silence watchExit)
-          init = init.or(Mono.fromFuture(stdio.exited().copy())
-              .flatMap(status -> Mono.error(exitedAtStart(stdio, status))));
-        }
-        init.block();
+        // A server that dies at start never answers: say so when it exits, not after the start timeout.
+        within(orExit(c.initialize(), process, "before answering the MCP handshake"), deadline, "answer the MCP handshake")
+            .block();
+        McpToolList listed = list(c, process, deadline);
         int generation = starts.incrementAndGet();
         client = c;
         transport = cancellable;
         alive = true;
-        if (made instanceof IsolatedStdioTransport process) {
+        if (process != null) {
           stdio = process;
           watchExit(process, generation);
         }
-        tools = leaveOutQuietly(list(c));
+        tools = leaveOutQuietly(listed);
+        startFailure = null;
         LOG.info("mcp server {} started ({}): {} tools, hash {}", spec.name(), spec.describe(), tools.tools().size(),
             tools.hash());
         return tools;
       } catch (RuntimeException e) {
         alive = false;
+        if (made instanceof IsolatedStdioTransport process) {
+          process.kill(); // it never became usable: nothing to wind down, and it must not outlive us
+        }
         if (c != null) {
           closeQuietly(c);
         }
         client = null;
-        throw new McpUnavailableException(spec.name(), reason(e));
+        startFailure = RootCause.first(e, TimeoutException.class).isPresent()
+            ? notWithin("answer the MCP handshake") // the SDK's own initialization timeout (ours is the same)
+            : reason(e);
+        throw new McpUnavailableException(spec.name(), startFailure);
       }
     }
+  }
+
+  /**
+   * {@code step}, or an error as soon as the server's process exited (it will never answer); the
+   * exit is logged with its status and its stderr's last lines.
+   */
+  private <T> Mono<T> orExit(Mono<T> step, IsolatedStdioTransport process, String when) {
+    if (process == null) {
+      return step;
+    }
+    // a copy: the race cancels the loser, and cancelling the future itself would silence watchExit
+    return step.or(Mono.fromFuture(process.exited().copy()).flatMap(status -> Mono.error(exits.atStart(process,
+        status, when))));
+  }
+
+  /** {@code step} bounded by what is left of the start's {@code deadline}: past it, a plain sentence saying what did not happen. */
+  private <T> Mono<T> within(Mono<T> step, long deadline, String what) {
+    Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    return step.timeout(left, Mono.error(() -> new IllegalStateException(notWithin(what))));
+  }
+
+  private String notWithin(String what) {
+    return "it did not " + what + " within the start timeout of " + settings.startTimeout().toMillis() + " ms ("
+        + McpSettings.START_TIMEOUT_VARIABLE + ")";
   }
 
   /**
@@ -224,7 +259,7 @@ public final class McpConnection implements AutoCloseable {
       }
       markDead(c);
       if (process != null && RootCause.first(e, ExitedDuringCall.class).isPresent()) {
-        reportExit(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
+        exits.report(process, RootCause.first(e, ExitedDuringCall.class).get().status, "during a call of " + tool);
       } else {
         LOG.warn("mcp server {} ({}) failed during a call of {}: {}", spec.name(), spec.describe(), tool, reason(e));
       }
@@ -263,20 +298,9 @@ public final class McpConnection implements AutoCloseable {
     t.exited().thenAcceptAsync(status -> {
       if (!closed && alive && starts.get() == generation) {
         alive = false;
-        reportExit(t, status, "");
+        exits.report(t, status, "");
       }
     });
-  }
-
-  /** Logs a server's exit once, with its status and its last stderr lines (the log masks secrets). */
-  private void reportExit(IsolatedStdioTransport t, int status, String when) {
-    if (!t.firstToReportExit()) {
-      return;
-    }
-    String tail = stderrAfterExit(t);
-    LOG.warn("mcp server {} ({}) exited with status {}{}; it is started again on the next call; {}", spec.name(),
-        spec.describe(), status, when.isEmpty() ? "" : " " + when,
-        tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
   }
 
   /** A call's end when the server's process exited before it answered; the message is the model's. */
@@ -290,33 +314,13 @@ public final class McpConnection implements AutoCloseable {
     }
   }
 
-  /** The exited server's last stderr lines, once read to their end (or {@link #STDERR_WAIT}). */
-  private static String stderrAfterExit(IsolatedStdioTransport t) {
-    try {
-      t.awaitStderrEnd(STDERR_WAIT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return t.stderrTail();
-  }
-
-  /**
-   * Why a start failed when the server's process exited before it answered the handshake; logs
-   * what it wrote to stderr (the log masks secrets), which the model-facing reason leaves out.
-   */
-  private RuntimeException exitedAtStart(IsolatedStdioTransport t, int status) {
-    String tail = stderrAfterExit(t);
-    LOG.warn("mcp server {} ({}) exited with status {} before answering the MCP handshake; {}", spec.name(),
-        spec.describe(), status, tail.isEmpty() ? "it wrote nothing to stderr" : "its stderr ended:\n" + tail);
-    return new IllegalStateException("the server's process exited with status " + status + " before answering the MCP"
-        + " handshake (its stderr is in the worker's log)");
-  }
-
-  private McpToolList list(McpAsyncClient c) {
+  /** Lists every page of the server's tools, within the start's {@code deadline}, failing at once if the server exits. */
+  private McpToolList list(McpAsyncClient c, IsolatedStdioTransport process, long deadline) {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
     do {
-      McpSchema.ListToolsResult page = c.listTools(cursor).timeout(settings.startTimeout()).block();
+      McpSchema.ListToolsResult page = within(orExit(c.listTools(cursor), process, "while its tools were listed"),
+          deadline, "list its tools").block();
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
@@ -379,9 +383,9 @@ public final class McpConnection implements AutoCloseable {
     }
   }
 
-  /** The innermost message, one line, bounded: no stack, no environment. */
-  private static String reason(Throwable t) {
-    return ToolOutput.message(RootCause.innermostMessage(t));
+  /** What happened, one line, bounded, naming an HTTP server's URL: no stack, no environment, no class name. */
+  private String reason(Throwable t) {
+    return McpFailureText.of(t, spec);
   }
 
   @Override

@@ -11,7 +11,8 @@ import java.util.Map;
  * A small stdio MCP server in Python, written into a test's temp directory, that misbehaves the
  * way real servers do: {@code MODE=banner} prints a line that is not JSON before the handshake,
  * {@code MODE=badschema} lists one tool whose schema is not a JSON Schema, {@code MODE=dupe} lists
- * a tool name twice. Its tools: {@code echo}; {@code junkreply} prints a non-JSON line before its
+ * a tool name twice, {@code MODE=dieonlist} answers the handshake, then writes to stderr and exits
+ * with status 5 when its tools are listed. Its tools: {@code echo}; {@code junkreply} prints a non-JSON line before its
  * answer; {@code crash} writes to stderr and exits with status 7.
  */
 public final class MisbehavingServer {
@@ -40,6 +41,8 @@ public final class MisbehavingServer {
       "        out({'jsonrpc': '2.0', 'id': mid, 'result': {'protocolVersion': msg['params']['protocolVersion'],",
       "            'capabilities': {'tools': {}}, 'serverInfo': {'name': 'misbehaving', 'version': '1'}}})",
       "    elif meth == 'tools/list':",
+      "        if MODE == 'dieonlist':",
+      "            sys.stderr.write('cannot list: the tools database is locked\\n'); sys.stderr.flush(); os._exit(5)",
       "        out({'jsonrpc': '2.0', 'id': mid, 'result': {'tools': TOOLS}})",
       "    elif meth == 'tools/call':",
       "        name = msg['params']['name']",

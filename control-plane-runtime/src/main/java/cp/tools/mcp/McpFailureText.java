@@ -58,16 +58,10 @@ final class McpFailureText {
         || RootCause.first(failure, EOFException.class).isPresent()) {
       return true;
     }
-    for (Throwable t = failure; t != null; t = t.getCause()) {
+    return RootCause.chain(failure).anyMatch(t -> {
       String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("eof reached") || m.contains("connection reset") || m.contains("header parser received no bytes")
-          || m.contains("broken pipe") || t instanceof java.io.IOException && m.contains("closed")) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
+      return m.contains("eof reached") || m.contains("connection reset") || m.contains("header parser received no bytes")
+          || m.contains("broken pipe") || t instanceof java.io.IOException && m.contains("closed");
+    });
   }
 }

@@ -131,6 +131,9 @@ public final class JsonlTenantCounters implements TenantCounters {
   @Override
   public synchronized Map<String, Double> heldByTenant(Instant now) {
     // What 'cpctl spend' reads: on a read-only channel under a shared lock, so a reader writes and creates nothing.
+    if (!java.nio.file.Files.exists(file)) {
+      return Map.of(); // no call has reserved anything yet: nothing is held
+    }
     return readLocked(ch -> {
       Map<String, Double> held = new java.util.TreeMap<>();
       for (Reservation r : reservations.values()) {

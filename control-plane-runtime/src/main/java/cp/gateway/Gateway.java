@@ -74,6 +74,7 @@ public final class Gateway {
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
   private final FallbackHops hops;
   private final AttemptsInFlight attempts = new AttemptsInFlight();
+  private final DuplicateAnswers answers;
 
   /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
@@ -111,6 +112,7 @@ public final class Gateway {
     this.breakerFactory = breakerFactory;
     this.clock = clock;
     this.kept = new KeptAnswers(this.hot, Objects.requireNonNull(spool, "spool"));
+    this.answers = new DuplicateAnswers(this.hot, kept);
     this.costs = new ExchangeCost(config.prices());
     this.hops = new FallbackHops(hot, config, this::providerOf, this::modelOf,
         r -> DollarReservation.shortfall(r, modelOf(r), costs.pricing(providerOf(r), modelOf(r))));
@@ -266,7 +268,9 @@ public final class Gateway {
 
     String tenant = cp.model.TenantId.orDefault(sized.tenant());
     tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
-    TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
+    // Each attempt holds its own: an attempt on another worker may be billed as well (DuplicateAnswers).
+    TenantGuard.Outcome reserved = tenants.reserve(sized, ExchangeRecords.reservationKey(sized), model,
+        costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
       return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start, reserved.kind());
     }
@@ -352,11 +356,12 @@ public final class Gateway {
     Optional<Double> priced = costs.of(providerId, model, reply);
     double cost = priced.orElse(0.0);
     held.settle(cost);
-    String id;
+    DuplicateAnswers.Recorded recorded;
     try {
-      id = kept.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
-          latency, priced, outputValid, outputErrors)));
-      ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
+      recorded = answers.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply,
+          hasToolUse, latency, priced, outputValid, outputErrors)), ExchangeRecords.attemptKey(ExchangeRecords.EXCHANGE,
+          sized));
+      ChatSpan.succeeded(telemetry, span, hot, recorded.entryId(), reply, sized);
     } finally {
       span.end();
       telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
@@ -367,9 +372,11 @@ public final class Gateway {
     long in = reply.inputTokens() + torn.inputTokens();
     long out = reply.outputTokens() + torn.outputTokens();
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
-    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
-        reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
-        null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
+    PromptResponse own = new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(),
+        providerId, reply.finishReason(), latency, clock.instant().toString(), recorded.entryId(), contextHash,
+        outputValid, outputErrors, null, null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
+    // Another attempt's answer to this round was recorded first: the turn goes on with that one.
+    return recorded.first().map(f -> DuplicateAnswers.answer(f, own, request.tokenBudgetRemaining())).orElse(own);
   }
 
   /**

@@ -30,8 +30,13 @@ final class KeptAnswers {
    * spool first and then fails as the ledger did.
    */
   String record(LedgerEntry exchange) {
+    return append(exchange).entryId();
+  }
+
+  /** {@link #record}, saying whether the entry was written (false: its key was in the ledger already). */
+  LedgerStream.Appended append(LedgerEntry exchange) {
     try {
-      return hot.write(exchange);
+      return hot.append(exchange);
     } catch (LedgerException e) {
       if (exchange.idempotencyKey() != null) {
         try {

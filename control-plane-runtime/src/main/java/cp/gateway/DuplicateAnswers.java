@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
 import cp.model.PromptResponse;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A round answered twice: a retry of an activity ran on another worker (another gateway) while
@@ -35,17 +37,35 @@ final class DuplicateAnswers {
   record Recorded(String entryId, Optional<LedgerEntry> first) {}
 
   /**
-   * Records the paid answer {@code exchange}; when another attempt recorded the round's answer first,
-   * records it as that answer's duplicate under the key of its own attempt ({@code attemptKey}).
+   * Records the paid answer {@code exchange} (kept in the spool when the ledger refuses it); when
+   * another attempt recorded the round's answer first, records it as that answer's duplicate.
    */
-  Recorded record(LedgerEntry exchange, String attemptKey) {
-    LedgerStream.Appended a = kept.append(exchange);
-    if (a.written() || exchange.idempotencyKey() == null || attemptKey == null) {
+  Recorded record(LedgerEntry exchange) {
+    return recorded(hot, exchange, kept.append(exchange), kept::append);
+  }
+
+  /** The response to the attempt that recorded {@code r}: its answer, or the first answer with both costs. */
+  PromptResponse respond(Recorded r, Long budgetBefore) {
+    LedgerEntry own = hot.byId(r.entryId()).orElseThrow(() -> missing(r.entryId(), "the answer just recorded"));
+    return r.first().isEmpty() ? ExchangeRecords.replay(own, budgetBefore)
+        : answer(r.first().get(), ExchangeRecords.replay(own, null), budgetBefore);
+  }
+
+  /**
+   * What the append {@code a} of the paid answer {@code exchange} recorded: the answer itself, or,
+   * when its key held another attempt's answer already, a duplicate of it written by {@code write}
+   * under a key of its own attempt (written once, however often this is asked).
+   */
+  static Recorded recorded(LedgerStream hot, LedgerEntry exchange, LedgerStream.Appended a,
+      Function<LedgerEntry, LedgerStream.Appended> write) {
+    if (a.written() || exchange.idempotencyKey() == null) {
       return new Recorded(a.entryId(), Optional.empty());
     }
-    LedgerEntry first = hot.byId(a.entryId()).orElseThrow(() -> new IllegalStateException(
-        "the ledger " + hot.location() + " names entry " + a.entryId() + " for " + exchange.idempotencyKey()
-            + " but cannot read it"));
+    LedgerEntry first = hot.byId(a.entryId()).orElseThrow(() -> missing(a.entryId(), exchange.idempotencyKey()));
+    String attempt = attemptOf(exchange);
+    if (Objects.equals(attempt, attemptOf(first))) {
+      return new Recorded(a.entryId(), Optional.empty()); // this very answer, written before (a spool write repeated)
+    }
     ObjectNode m = exchange.metadata();
     m.put("outcome", OUTCOME);
     ObjectNode of = m.putObject(FIELD).put("entry_id", first.entryId());
@@ -56,8 +76,17 @@ final class DuplicateAnswers {
     LedgerEntry duplicate = exchange.toBuilder().metadata(m).decision("DUPLICATE")
         .reason("the provider answered and billed this attempt too; " + firstAttempt + " of the same call recorded"
             + " its answer first as " + first.entryId())
-        .idempotencyKey(attemptKey + "/" + OUTCOME).build();
-    return new Recorded(kept.append(duplicate).entryId(), Optional.of(first));
+        .idempotencyKey(exchange.idempotencyKey() + "/attempt-" + attempt + "/" + OUTCOME).build();
+    return new Recorded(write.apply(duplicate).entryId(), Optional.of(first));
+  }
+
+  /** The {@code attempt} an EXCHANGE records ({@code null} when it has none). */
+  private static String attemptOf(LedgerEntry exchange) {
+    return exchange.meta("attempt") == null ? null : exchange.meta("attempt").asText();
+  }
+
+  private static IllegalStateException missing(String entryId, String what) {
+    return new IllegalStateException("the HOT ledger names entry " + entryId + " for " + what + " but cannot read it");
   }
 
   /**

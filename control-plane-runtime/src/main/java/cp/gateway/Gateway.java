@@ -2,7 +2,6 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerException;
 import cp.ledger.LedgerProblem;
@@ -10,7 +9,6 @@ import cp.ledger.LedgerUnreachableException;
 import cp.model.RootCause;
 import cp.model.ContentBlock;
 import cp.model.FailureCode;
-import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RefusalKind;
@@ -239,12 +237,11 @@ public final class Gateway {
   private PromptResponse sendOnce(PromptRequest request, StreamSink stream, PromptRequest sized, String providerId,
       String model, String key, long start) {
     if (key != null) {
-      Optional<String> keptId = kept.recordKept(key);
-      if (keptId.isPresent()) {
-        String id = keptId.get();
+      Optional<DuplicateAnswers.Recorded> keptAnswer = kept.recordKept(key);
+      if (keptAnswer.isPresent()) {
         LOG.info("the answer to {} kept while the ledger was unreachable is recorded now as {}; the provider is not"
-            + " asked again", request.activityId(), id);
-        return ExchangeRecords.replay(hot.byId(id).orElseThrow(), request.tokenBudgetRemaining());
+            + " asked again", request.activityId(), keptAnswer.get().entryId());
+        return answers.respond(keptAnswer.get(), request.tokenBudgetRemaining());
       }
       Optional<String> done = hot.idForKey(key);
       if (done.isPresent()) {
@@ -359,8 +356,7 @@ public final class Gateway {
     DuplicateAnswers.Recorded recorded;
     try {
       recorded = answers.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply,
-          hasToolUse, latency, priced, outputValid, outputErrors)), ExchangeRecords.attemptKey(ExchangeRecords.EXCHANGE,
-          sized));
+          hasToolUse, latency, priced, outputValid, outputErrors)));
       ChatSpan.succeeded(telemetry, span, hot, recorded.entryId(), reply, sized);
     } finally {
       span.end();

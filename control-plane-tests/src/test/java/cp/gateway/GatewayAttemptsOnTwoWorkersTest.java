@@ -30,6 +30,8 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +48,38 @@ import org.junit.jupiter.api.io.TempDir;
 class GatewayAttemptsOnTwoWorkersTest {
   @StartStop final MockWebServer server = new MockWebServer();
   @TempDir Path tmp;
+  private Path home;
+  private Ledger hot;
+  private JsonlTenantCounters countersA;
+  private JsonlTenantCounters countersB;
+  private Gateway a;
+  private Gateway b;
+
+  /** Workers A and B: their own gateways and counters objects, over one HOT ledger and one counters store. */
+  @BeforeEach
+  void workers() throws Exception {
+    home = tmp.resolve("home");
+    Files.createDirectories(home);
+    hot = Ledger.open(home.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
+    countersA = new JsonlTenantCounters(home);
+    countersB = new JsonlTenantCounters(home);
+    a = worker("a", countersA);
+    b = worker("b", countersB);
+  }
+
+  @AfterEach
+  void stop() {
+    countersA.close();
+    countersB.close();
+    hot.close();
+  }
+
+  /** Attempt 1, sent by worker A; returns once the provider has it. */
+  private CompletableFuture<PromptResponse> attempt1OnWorkerA(Provider provider) throws InterruptedException {
+    CompletableFuture<PromptResponse> first = CompletableFuture.supplyAsync(() -> a.route(attempt(1)));
+    assertTrue(provider.firstArrived.await(10, TimeUnit.SECONDS), "attempt 1 reached the provider");
+    return first;
+  }
 
   static final String MODEL = "gpt-test";
   static final double DAILY_CAP = 1.0;
@@ -83,7 +117,7 @@ class GatewayAttemptsOnTwoWorkersTest {
   }
 
   /** A worker's gateway: its own provider client, spool and counters object; the shared ledger and counters store. */
-  private Gateway worker(String name, Ledger hot, Path home, TenantCounters counters) throws Exception {
+  private Gateway worker(String name, TenantCounters counters) throws Exception {
     LlmProvider p = new cp.gateway.openai.OpenAiProvider(ProviderFixtures.settings(ProviderFixtures.base(server),
         Secret.of(ProviderFixtures.TEST_KEY), MODEL), Clock.systemUTC());
     Path caps = home.resolve("tenants.json");
@@ -111,56 +145,46 @@ class GatewayAttemptsOnTwoWorkersTest {
       throws Exception {
     Provider provider = new Provider(answer("answer of attempt 1", 1000, 150), answer("answer of attempt 2", 1000, 200));
     server.setDispatcher(provider);
-    Path home = tmp.resolve("home");
-    Files.createDirectories(home);
-    Ledger hot = Ledger.open(home.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
-    try (JsonlTenantCounters countersA = new JsonlTenantCounters(home);
-        JsonlTenantCounters countersB = new JsonlTenantCounters(home)) {
-      Gateway a = worker("a", hot, home, countersA);
-      Gateway b = worker("b", hot, home, countersB);
+    CompletableFuture<PromptResponse> first = attempt1OnWorkerA(provider);
+    PromptResponse r2 = b.route(attempt(2)); // worker B's attempt is answered while attempt 1 still waits
+    provider.releaseFirst.countDown();
+    PromptResponse r1 = first.get(20, TimeUnit.SECONDS);
 
-      CompletableFuture<PromptResponse> first = CompletableFuture.supplyAsync(() -> a.route(attempt(1)));
-      assertTrue(provider.firstArrived.await(10, TimeUnit.SECONDS), "attempt 1 reached the provider");
-      PromptResponse r2 = b.route(attempt(2)); // worker B's attempt is answered while attempt 1 still waits
-      provider.releaseFirst.countDown();
-      PromptResponse r1 = first.get(20, TimeUnit.SECONDS);
+    assertEquals(2, provider.calls.get(), "both attempts reached the provider and were billed");
+    assertEquals(RouteOutcome.SUCCESS, r2.outcome(), r2::toString);
+    assertEquals("answer of attempt 2", r2.text());
+    assertFalse(r2.replayed());
+    // Attempt 1 answers with the answer recorded first (attempt 2's), as a retry of it would.
+    assertEquals(RouteOutcome.SUCCESS, r1.outcome(), r1::toString);
+    assertEquals("answer of attempt 2", r1.text(), "one answer for the round: the first recorded");
+    assertEquals(r2.exchangeEntryId(), r1.exchangeEntryId());
 
-      assertEquals(2, provider.calls.get(), "both attempts reached the provider and were billed");
-      assertEquals(RouteOutcome.SUCCESS, r2.outcome(), r2::toString);
-      assertEquals("answer of attempt 2", r2.text());
-      assertFalse(r2.replayed());
-      // Attempt 1 answers with the answer recorded first (attempt 2's), as a retry of it would.
-      assertEquals(RouteOutcome.SUCCESS, r1.outcome(), r1::toString);
-      assertEquals("answer of attempt 2", r1.text(), "one answer for the round: the first recorded");
-      assertEquals(r2.exchangeEntryId(), r1.exchangeEntryId());
+    List<LedgerEntry> exchanges = exchanges(hot);
+    assertEquals(2, exchanges.size(), "both paid answers are recorded: " + exchanges);
+    LedgerEntry answer = exchanges.get(0);
+    LedgerEntry duplicate = exchanges.get(1);
+    assertEquals("success", answer.metaText("outcome"));
+    assertEquals(2, (int) answer.metaNumber("attempt"));
+    assertEquals(DuplicateAnswers.OUTCOME, duplicate.metaText("outcome"));
+    assertEquals(1, (int) duplicate.metaNumber("attempt"));
+    assertEquals("answer of attempt 1", duplicate.metaText("response"));
+    assertEquals(answer.entryId(), duplicate.meta(DuplicateAnswers.FIELD).path("entry_id").asText());
+    assertEquals(2, duplicate.meta(DuplicateAnswers.FIELD).path("attempt").asInt());
 
-      List<LedgerEntry> exchanges = exchanges(hot);
-      assertEquals(2, exchanges.size(), "both paid answers are recorded: " + exchanges);
-      LedgerEntry answer = exchanges.get(0);
-      LedgerEntry duplicate = exchanges.get(1);
-      assertEquals("success", answer.metaText("outcome"));
-      assertEquals(2, (int) answer.metaNumber("attempt"));
-      assertEquals(DuplicateAnswers.OUTCOME, duplicate.metaText("outcome"));
-      assertEquals(1, (int) duplicate.metaNumber("attempt"));
-      assertEquals("answer of attempt 1", duplicate.metaText("response"));
-      assertEquals(answer.entryId(), duplicate.meta(DuplicateAnswers.FIELD).path("entry_id").asText());
-      assertEquals(2, duplicate.meta(DuplicateAnswers.FIELD).path("attempt").asInt());
-
-      double cost2 = answer.metaNumber("cost_usd");
-      double cost1 = duplicate.metaNumber("cost_usd");
-      assertEquals((1000 * 10 + 200 * 50) / 1e6, cost2, 1e-12);
-      assertEquals((1000 * 10 + 150 * 50) / 1e6, cost1, 1e-12);
-      double ledgerSpend = SpendReport.of(hot.readAll(), SpendReport.By.TENANT, Optional.of("acme"), Optional.empty())
-          .totalUsd();
-      assertEquals(cost1 + cost2, ledgerSpend, 1e-12, "the ledger's spend counts both billed answers");
-      TenantCounters.Totals t = new JsonlTenantCounters(home).totals("acme", Instant.now());
-      assertEquals(cost1 + cost2, t.daySpent(), 1e-12, "the tenant's counters count both billed answers");
-      assertEquals(0, t.dayReserved(), 1e-12, "nothing left held");
-      // The attempt that delivered the duplicate carries its tokens and cost, as a torn attempt's are.
-      assertEquals(cost1 + cost2, r1.cost(), 1e-12);
-      assertEquals(2000 + 350, r1.inputTokens() + r1.outputTokens());
-      assertEquals(cost2, r2.cost(), 1e-12);
-    }
+    double cost2 = answer.metaNumber("cost_usd");
+    double cost1 = duplicate.metaNumber("cost_usd");
+    assertEquals((1000 * 10 + 200 * 50) / 1e6, cost2, 1e-12);
+    assertEquals((1000 * 10 + 150 * 50) / 1e6, cost1, 1e-12);
+    double ledgerSpend = SpendReport.of(hot.readAll(), SpendReport.By.TENANT, Optional.of("acme"), Optional.empty())
+        .totalUsd();
+    assertEquals(cost1 + cost2, ledgerSpend, 1e-12, "the ledger's spend counts both billed answers");
+    TenantCounters.Totals t = new JsonlTenantCounters(home).totals("acme", Instant.now());
+    assertEquals(cost1 + cost2, t.daySpent(), 1e-12, "the tenant's counters count both billed answers");
+    assertEquals(0, t.dayReserved(), 1e-12, "nothing left held");
+    // The attempt that delivered the duplicate carries its tokens and cost, as a torn attempt's are.
+    assertEquals(cost1 + cost2, r1.cost(), 1e-12);
+    assertEquals(2000 + 350, r1.inputTokens() + r1.outputTokens());
+    assertEquals(cost2, r2.cost(), 1e-12);
   }
 
   @Test
@@ -181,32 +205,22 @@ class GatewayAttemptsOnTwoWorkersTest {
         return provider.dispatch(request);
       }
     });
-    Path home = tmp.resolve("home");
-    Files.createDirectories(home);
-    Ledger hot = Ledger.open(home.resolve("HOT/ledger/governance.jsonl"), LedgerOptions.of(Durability.NONE));
-    try (JsonlTenantCounters countersA = new JsonlTenantCounters(home);
-        JsonlTenantCounters countersB = new JsonlTenantCounters(home)) {
-      Gateway a = worker("a", hot, home, countersA);
-      Gateway b = worker("b", hot, home, countersB);
+    CompletableFuture<PromptResponse> first = attempt1OnWorkerA(provider);
+    CompletableFuture<PromptResponse> second = CompletableFuture.supplyAsync(() -> b.route(attempt(2)));
+    assertTrue(secondArrived.await(10, TimeUnit.SECONDS), "attempt 2 reached the provider");
+    provider.releaseFirst.countDown();
+    java.util.concurrent.ExecutionException failed = assertThrows(java.util.concurrent.ExecutionException.class,
+        () -> first.get(20, TimeUnit.SECONDS));
+    assertTrue(failed.getCause() instanceof GatewayException, failed::toString);
 
-      CompletableFuture<PromptResponse> first = CompletableFuture.supplyAsync(() -> a.route(attempt(1)));
-      assertTrue(provider.firstArrived.await(10, TimeUnit.SECONDS), "attempt 1 reached the provider");
-      CompletableFuture<PromptResponse> second = CompletableFuture.supplyAsync(() -> b.route(attempt(2)));
-      assertTrue(secondArrived.await(10, TimeUnit.SECONDS), "attempt 2 reached the provider");
-      provider.releaseFirst.countDown();
-      java.util.concurrent.ExecutionException failed = assertThrows(java.util.concurrent.ExecutionException.class,
-          () -> first.get(20, TimeUnit.SECONDS));
-      assertTrue(failed.getCause() instanceof GatewayException, failed::toString);
-
-      TenantCounters.Totals during = new JsonlTenantCounters(home).totals("acme", Instant.now());
-      assertTrue(during.dayReserved() > 0,
-          "attempt 2 is still in flight: its reservation stays held after attempt 1 released its own: " + during);
-      releaseSecond.countDown();
-      PromptResponse r2 = second.get(20, TimeUnit.SECONDS);
-      assertEquals("answer of attempt 2", r2.text());
-      TenantCounters.Totals after = new JsonlTenantCounters(home).totals("acme", Instant.now());
-      assertEquals(r2.cost(), after.daySpent(), 1e-12, "attempt 2's answer is counted");
-      assertEquals(0, after.dayReserved(), 1e-12);
-    }
+    TenantCounters.Totals during = new JsonlTenantCounters(home).totals("acme", Instant.now());
+    assertTrue(during.dayReserved() > 0,
+        "attempt 2 is still in flight: its reservation stays held after attempt 1 released its own: " + during);
+    releaseSecond.countDown();
+    PromptResponse r2 = second.get(20, TimeUnit.SECONDS);
+    assertEquals("answer of attempt 2", r2.text());
+    TenantCounters.Totals after = new JsonlTenantCounters(home).totals("acme", Instant.now());
+    assertEquals(r2.cost(), after.daySpent(), 1e-12, "attempt 2's answer is counted");
+    assertEquals(0, after.dayReserved(), 1e-12);
   }
 }

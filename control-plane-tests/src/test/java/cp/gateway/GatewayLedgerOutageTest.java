@@ -115,15 +115,7 @@ class GatewayLedgerOutageTest {
    */
   @Test
   void keptAnswer_recordedAfterAnotherWorkersAttemptAnswered_isRecordedAsItsDuplicate() {
-    Gateway workerB = new Gateway(List.of(h.provider), h.ledger, new GatewayConfig(GatewayHarness.PROVIDER,
-        Map.of(GatewayHarness.PROVIDER, GatewayHarness.PRICE)), GatewayHarness.REQUIRED_FIELDS,
-        id -> new CircuitBreaker(id, new CircuitBreakerConfig(GatewayHarness.THRESHOLD, GatewayHarness.COOLDOWN),
-            System::nanoTime), h.clock, ExchangeSpool.in(dir.resolve("worker-b/HOT/ledger"), h.clock));
-    h.provider.answers(reply("kept by A")).duringEachCall(() -> hot.down = true);
-    assertThrows(GatewayException.class, () -> gateway.route(inActivity("act-1", 1).build()));
-    hot.down = false;
-    h.provider.answers(reply("answered on B")).duringEachCall(() -> { });
-    PromptResponse b = workerB.route(inActivity("act-1", 2).build());
+    PromptResponse b = keptByWorkerA_thenAnsweredOnWorkerB();
     assertEquals("answered on B", b.text());
 
     PromptResponse a = gateway.route(inActivity("act-1", 3).build());
@@ -154,15 +146,7 @@ class GatewayLedgerOutageTest {
   /** The same, when the kept answer is written by worker A's next round trip of another activity. */
   @Test
   void keptAnswer_writtenByTheNextRoundTrip_afterAnotherWorkersAttemptAnswered_isRecordedAsItsDuplicate() {
-    Gateway workerB = new Gateway(List.of(h.provider), h.ledger, new GatewayConfig(GatewayHarness.PROVIDER,
-        Map.of(GatewayHarness.PROVIDER, GatewayHarness.PRICE)), GatewayHarness.REQUIRED_FIELDS,
-        id -> new CircuitBreaker(id, new CircuitBreakerConfig(GatewayHarness.THRESHOLD, GatewayHarness.COOLDOWN),
-            System::nanoTime), h.clock, ExchangeSpool.in(dir.resolve("worker-b/HOT/ledger"), h.clock));
-    h.provider.answers(reply("kept by A")).duringEachCall(() -> hot.down = true);
-    assertThrows(GatewayException.class, () -> gateway.route(inActivity("act-1", 1).build()));
-    hot.down = false;
-    h.provider.answers(reply("answered on B")).duringEachCall(() -> { });
-    workerB.route(inActivity("act-1", 2).build());
+    keptByWorkerA_thenAnsweredOnWorkerB();
 
     h.provider.answers(reply("next call")).duringEachCall(() -> { });
     gateway.route(inActivity("act-2", 1).build());
@@ -172,6 +156,22 @@ class GatewayLedgerOutageTest {
     assertEquals(List.of("answered on B:success", "kept by A:" + DuplicateAnswers.OUTCOME, "next call:success"),
         outcomes, "every paid answer is on record, each once");
     assertEquals(List.of(), h.spool.pending());
+  }
+
+  /**
+   * Attempt 1 of act-1 answered on this gateway (worker A) while the database is gone, its answer
+   * kept in A's spool; then attempt 2 answered and recorded on worker B (same ledger, its own spool).
+   */
+  private PromptResponse keptByWorkerA_thenAnsweredOnWorkerB() {
+    Gateway workerB = new Gateway(List.of(h.provider), h.ledger, new GatewayConfig(GatewayHarness.PROVIDER,
+        Map.of(GatewayHarness.PROVIDER, GatewayHarness.PRICE)), GatewayHarness.REQUIRED_FIELDS,
+        id -> new CircuitBreaker(id, new CircuitBreakerConfig(GatewayHarness.THRESHOLD, GatewayHarness.COOLDOWN),
+            System::nanoTime), h.clock, ExchangeSpool.in(dir.resolve("worker-b/HOT/ledger"), h.clock));
+    h.provider.answers(reply("kept by A")).duringEachCall(() -> hot.down = true);
+    assertThrows(GatewayException.class, () -> gateway.route(inActivity("act-1", 1).build()));
+    hot.down = false;
+    h.provider.answers(reply("answered on B")).duringEachCall(() -> { });
+    return workerB.route(inActivity("act-1", 2).build());
   }
 
   /** The real JSONL ledger behind a switch that makes every call fail as an unreachable database would. */

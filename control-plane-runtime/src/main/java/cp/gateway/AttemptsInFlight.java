@@ -10,7 +10,9 @@ import java.util.concurrent.CountDownLatch;
  * unreachable for longer than the heartbeat timeout): the service times the attempt out and starts
  * the next on this worker while the provider is still answering the first. Once the earlier attempt
  * ends, the later one finds its EXCHANGE and answers from it, so the call is sent, recorded and
- * charged once. Attempts on another worker cannot be seen from here.
+ * charged once. Attempts on another worker cannot be seen from here: each holds its own tenant
+ * reservation, and an answer recorded after another attempt's is kept as its duplicate
+ * ({@link DuplicateAnswers}).
  *
  * <p>Thread-safe. The wait is bounded by the earlier attempt's own provider call (its read
  * timeout); the waiting attempt's activity keeps heartbeating meanwhile.

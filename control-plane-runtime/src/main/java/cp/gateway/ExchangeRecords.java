@@ -24,7 +24,9 @@ import java.util.Optional;
  * <p>Each record carries an idempotency key derived from the Temporal identity of the activity
  * that made the call. A successful exchange has one key per activity, so a retried activity
  * finds it and replays the response instead of paying for the call again; a failed attempt's
- * key includes the attempt number, so every failed round trip is recorded exactly once.
+ * key includes the attempt number, so every failed round trip is recorded exactly once. A
+ * second paid answer to the same round (an attempt on another worker, {@link DuplicateAnswers})
+ * is recorded under its attempt's key too.
  */
 final class ExchangeRecords {
   static final String EXCHANGE = EventType.EXCHANGE.wire();
@@ -76,6 +78,15 @@ final class ExchangeRecords {
   static String successKey(PromptRequest r) {
     return r.workflowId() == null ? null
         : EXCHANGE + "/" + r.workflowId() + "/" + r.runId() + "/" + r.activityId();
+  }
+
+  /**
+   * Key of the tenant reservation of one attempt (and fallback hop) of a call, or null outside
+   * Temporal: attempts of one activity on different workers may all be sent and billed, so each
+   * holds and settles its own, and one attempt's release never drops another's.
+   */
+  static String reservationKey(PromptRequest r) {
+    return attemptKey(EXCHANGE, r);
   }
 
   static String attemptKey(String event, PromptRequest r) {

@@ -2,7 +2,6 @@ package cp.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import cp.ledger.LedgerEntry;
 import cp.ledger.LedgerStream;
 import cp.ledger.LedgerException;
 import cp.ledger.LedgerProblem;
@@ -10,7 +9,6 @@ import cp.ledger.LedgerUnreachableException;
 import cp.model.RootCause;
 import cp.model.ContentBlock;
 import cp.model.FailureCode;
-import cp.model.Message;
 import cp.model.PromptRequest;
 import cp.model.PromptResponse;
 import cp.model.RefusalKind;
@@ -74,6 +72,7 @@ public final class Gateway {
   private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
   private final FallbackHops hops;
   private final AttemptsInFlight attempts = new AttemptsInFlight();
+  private final DuplicateAnswers answers;
 
   /** A gateway that reports no spans or metrics ({@link Telemetry#NOOP}). */
   public Gateway(List<LlmProvider> providers, LedgerStream hot, GatewayConfig config, OutputValidator validator,
@@ -111,6 +110,7 @@ public final class Gateway {
     this.breakerFactory = breakerFactory;
     this.clock = clock;
     this.kept = new KeptAnswers(this.hot, Objects.requireNonNull(spool, "spool"));
+    this.answers = new DuplicateAnswers(this.hot, kept);
     this.costs = new ExchangeCost(config.prices());
     this.hops = new FallbackHops(hot, config, this::providerOf, this::modelOf,
         r -> DollarReservation.shortfall(r, modelOf(r), costs.pricing(providerOf(r), modelOf(r))));
@@ -237,12 +237,11 @@ public final class Gateway {
   private PromptResponse sendOnce(PromptRequest request, StreamSink stream, PromptRequest sized, String providerId,
       String model, String key, long start) {
     if (key != null) {
-      Optional<String> keptId = kept.recordKept(key);
-      if (keptId.isPresent()) {
-        String id = keptId.get();
+      Optional<DuplicateAnswers.Recorded> keptAnswer = kept.recordKept(key);
+      if (keptAnswer.isPresent()) {
         LOG.info("the answer to {} kept while the ledger was unreachable is recorded now as {}; the provider is not"
-            + " asked again", request.activityId(), id);
-        return ExchangeRecords.replay(hot.byId(id).orElseThrow(), request.tokenBudgetRemaining());
+            + " asked again", request.activityId(), keptAnswer.get().entryId());
+        return answers.respond(keptAnswer.get(), request.tokenBudgetRemaining());
       }
       Optional<String> done = hot.idForKey(key);
       if (done.isPresent()) {
@@ -266,7 +265,9 @@ public final class Gateway {
 
     String tenant = cp.model.TenantId.orDefault(sized.tenant());
     tenants.watch(tenant, (period, left) -> telemetry.metrics().tenantBudgetRemaining(tenant, period, left));
-    TenantGuard.Outcome reserved = tenants.reserve(sized, key, model, costs.pricing(providerId, model));
+    // Each attempt holds its own: an attempt on another worker may be billed as well (DuplicateAnswers).
+    TenantGuard.Outcome reserved = tenants.reserve(sized, ExchangeRecords.reservationKey(sized), model,
+        costs.pricing(providerId, model));
     if (reserved.refusal() != null) {
       return reject(request, BUDGET_EXHAUSTED, reserved.refusal(), providerId, start, reserved.kind());
     }
@@ -352,11 +353,11 @@ public final class Gateway {
     Optional<Double> priced = costs.of(providerId, model, reply);
     double cost = priced.orElse(0.0);
     held.settle(cost);
-    String id;
+    DuplicateAnswers.Recorded recorded;
     try {
-      id = kept.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply, hasToolUse,
-          latency, priced, outputValid, outputErrors)));
-      ChatSpan.succeeded(telemetry, span, hot, id, reply, sized);
+      recorded = answers.record(torn.recordIn(ExchangeRecords.success(sized, prompt, contextHash, providerId, reply,
+          hasToolUse, latency, priced, outputValid, outputErrors)));
+      ChatSpan.succeeded(telemetry, span, hot, recorded.entryId(), reply, sized);
     } finally {
       span.end();
       telemetry.metrics().llmRound(providerId, reply.modelId() != null ? reply.modelId() : model, "success",
@@ -367,9 +368,11 @@ public final class Gateway {
     long in = reply.inputTokens() + torn.inputTokens();
     long out = reply.outputTokens() + torn.outputTokens();
     Long budgetLeft = request.tokenBudgetRemaining() == null ? null : request.tokenBudgetRemaining() - in - out;
-    return new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(), providerId,
-        reply.finishReason(), latency, clock.instant().toString(), id, contextHash, outputValid, outputErrors, null,
-        null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
+    PromptResponse own = new PromptResponse(RouteOutcome.SUCCESS, reply.content(), in, out, reply.modelId(),
+        providerId, reply.finishReason(), latency, clock.instant().toString(), recorded.entryId(), contextHash,
+        outputValid, outputErrors, null, null, budgetLeft, false, cost + torn.cost(), priced.isEmpty());
+    // Another attempt's answer to this round was recorded first: the turn goes on with that one.
+    return recorded.first().map(f -> DuplicateAnswers.answer(f, own, request.tokenBudgetRemaining())).orElse(own);
   }
 
   /**

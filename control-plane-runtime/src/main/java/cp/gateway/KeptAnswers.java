@@ -30,8 +30,13 @@ final class KeptAnswers {
    * spool first and then fails as the ledger did.
    */
   String record(LedgerEntry exchange) {
+    return append(exchange).entryId();
+  }
+
+  /** {@link #record}, saying whether the entry was written (false: its key was in the ledger already). */
+  LedgerStream.Appended append(LedgerEntry exchange) {
     try {
-      return hot.write(exchange);
+      return hot.append(exchange);
     } catch (LedgerException e) {
       if (exchange.idempotencyKey() != null) {
         try {
@@ -48,22 +53,25 @@ final class KeptAnswers {
     }
   }
 
-  /** The answer kept under {@code key}, recorded now (its entry id); empty when none is kept. */
-  Optional<String> recordKept(String key) {
+  /**
+   * The answer kept under {@code key}, recorded now (as a duplicate when another attempt's answer
+   * was recorded meanwhile, {@link DuplicateAnswers}); empty when none is kept.
+   */
+  Optional<DuplicateAnswers.Recorded> recordKept(String key) {
     Optional<LedgerEntry> kept = spool.find(key);
     if (kept.isEmpty()) {
       return Optional.empty();
     }
-    String id = hot.write(kept.get());
+    DuplicateAnswers.Recorded r = DuplicateAnswers.recorded(hot, kept.get(), hot.append(kept.get()), hot::append);
     spool.forget(key);
-    return Optional.of(id);
+    return Optional.of(r);
   }
 
   /** Writes the answers kept while the ledger was unreachable (it is reachable now); stops at the first refusal. */
   void recordPending() {
     for (LedgerEntry kept : spool.pending()) {
       try {
-        String id = hot.write(kept);
+        String id = DuplicateAnswers.recorded(hot, kept, hot.append(kept), hot::append).entryId();
         spool.forget(kept.idempotencyKey());
         LOG.info("answer {} kept while the ledger was unreachable is recorded now as {}", kept.idempotencyKey(), id);
       } catch (LedgerException e) {

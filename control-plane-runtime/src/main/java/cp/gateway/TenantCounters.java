@@ -8,8 +8,10 @@ import java.time.LocalDate;
 /**
  * The tenants' spend per UTC day and month, shared by every worker that uses the same store
  * (issue 23): {@link JsonlTenantCounters} (the plane's files, one host) or
- * {@link PostgresTenantCounters} (any host). A call reserves its worst case under its idempotency
- * key before it is sent (a retried call finds its reservation and never reserves twice), and its
+ * {@link PostgresTenantCounters} (any host). A call reserves its worst case under its key before it
+ * is sent (a call asked again under the same key finds its reservation and never reserves twice;
+ * the gateway keys each attempt of an activity apart, as attempts on two workers may both be
+ * billed), and its
  * reservation is settled to what it cost when it returns; a reservation nobody settles (its worker
  * died) stops counting when it expires.
  */

@@ -106,6 +106,74 @@ class GatewayLedgerOutageTest {
     assertEquals(List.of(), h.spool.pending());
   }
 
+  /**
+   * Worker A's attempt 1 is answered while the database is gone (its answer kept in A's spool);
+   * attempt 2 on worker B (its own spool, the database back) is answered and recorded. Both were
+   * billed: when A records its kept answer, it becomes a duplicate_answer EXCHANGE of attempt 2's,
+   * counted, and A answers with attempt 2's answer. Before: the kept answer was dropped as already
+   * recorded, its cost counted nowhere.
+   */
+  @Test
+  void keptAnswer_recordedAfterAnotherWorkersAttemptAnswered_isRecordedAsItsDuplicate() {
+    PromptResponse b = keptByWorkerA_thenAnsweredOnWorkerB();
+    assertEquals("answered on B", b.text());
+
+    PromptResponse a = gateway.route(inActivity("act-1", 3).build());
+
+    assertEquals(2, h.provider.calls(), "both attempts were sent and billed; attempt 3 asks nobody");
+    assertEquals("answered on B", a.text(), "the round's answer is the one recorded first");
+    assertEquals(b.exchangeEntryId(), a.exchangeEntryId());
+    List<LedgerEntry> exchanges = h.exchanges();
+    assertEquals(2, exchanges.size(), "both paid answers are on record: " + exchanges);
+    assertEquals("success", exchanges.get(0).metaText("outcome"));
+    LedgerEntry duplicate = exchanges.get(1);
+    assertEquals(DuplicateAnswers.OUTCOME, duplicate.metaText("outcome"));
+    assertEquals("kept by A", duplicate.metaText("response"));
+    assertEquals(1, (int) duplicate.metaNumber("attempt"));
+    assertEquals(exchanges.get(0).entryId(), duplicate.meta(DuplicateAnswers.FIELD).path("entry_id").asText());
+    double each = exchanges.get(0).metaNumber("cost_usd");
+    assertTrue(each > 0);
+    assertEquals(each, duplicate.metaNumber("cost_usd"), 1e-12);
+    assertEquals(2 * each, a.cost(), 1e-12, "attempt 3 carries the cost of both answers");
+    assertEquals(List.of(), h.spool.pending());
+
+    // Asking again changes nothing: one duplicate, answered from the ledger.
+    PromptResponse again = gateway.route(inActivity("act-1", 4).build());
+    assertEquals("answered on B", again.text());
+    assertEquals(2, h.exchanges().size());
+  }
+
+  /** The same, when the kept answer is written by worker A's next round trip of another activity. */
+  @Test
+  void keptAnswer_writtenByTheNextRoundTrip_afterAnotherWorkersAttemptAnswered_isRecordedAsItsDuplicate() {
+    keptByWorkerA_thenAnsweredOnWorkerB();
+
+    h.provider.answers(reply("next call")).duringEachCall(() -> { });
+    gateway.route(inActivity("act-2", 1).build());
+
+    List<String> outcomes = h.exchanges().stream().map(e -> e.metaText("response") + ":" + e.metaText("outcome"))
+        .toList();
+    assertEquals(List.of("answered on B:success", "kept by A:" + DuplicateAnswers.OUTCOME, "next call:success"),
+        outcomes, "every paid answer is on record, each once");
+    assertEquals(List.of(), h.spool.pending());
+  }
+
+  /**
+   * Attempt 1 of act-1 answered on this gateway (worker A) while the database is gone, its answer
+   * kept in A's spool; then attempt 2 answered and recorded on worker B (same ledger, its own spool).
+   */
+  private PromptResponse keptByWorkerA_thenAnsweredOnWorkerB() {
+    Gateway workerB = new Gateway(List.of(h.provider), h.ledger, new GatewayConfig(GatewayHarness.PROVIDER,
+        Map.of(GatewayHarness.PROVIDER, GatewayHarness.PRICE)), GatewayHarness.REQUIRED_FIELDS,
+        id -> new CircuitBreaker(id, new CircuitBreakerConfig(GatewayHarness.THRESHOLD, GatewayHarness.COOLDOWN),
+            System::nanoTime), h.clock, ExchangeSpool.in(dir.resolve("worker-b/HOT/ledger"), h.clock));
+    h.provider.answers(reply("kept by A")).duringEachCall(() -> hot.down = true);
+    assertThrows(GatewayException.class, () -> gateway.route(inActivity("act-1", 1).build()));
+    hot.down = false;
+    h.provider.answers(reply("answered on B")).duringEachCall(() -> { });
+    return workerB.route(inActivity("act-1", 2).build());
+  }
+
   /** The real JSONL ledger behind a switch that makes every call fail as an unreachable database would. */
   static final class FlakyLedger implements LedgerStream {
     private final LedgerStream real;

@@ -35,19 +35,8 @@ class PostgresSpendCommandTest {
     return env;
   }
 
-  /** The tables in {@code db}'s schema, by name. */
   private static List<String> tables(LedgerDatabase db) {
-    List<String> out = new java.util.ArrayList<>();
-    try (var c = java.sql.DriverManager.getConnection(db.url(), db.user(), db.password());
-        var rs = c.createStatement().executeQuery("SELECT table_name FROM information_schema.tables"
-            + " WHERE table_schema = current_schema() ORDER BY table_name")) {
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return out;
+    return PostgresLedgerCommandsTest.tables(db);
   }
 
   @Test

@@ -28,10 +28,15 @@ public final class SessionHistory {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record WoView(String woId, String type, String state, String errorCode) {}
 
-  /** One turn. */
+  /**
+   * One turn. {@code unpricedCalls}: its calls whose model had no price (their EXCHANGE's {@code cost_unknown}),
+   * which {@code cost} leaves out; absent when none.
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record TurnView(int turn, String input, String reply, String outcome, List<WoView> chain, long inputTokens,
-      long outputTokens, double cost, int llmCalls, int toolCalls, List<String> degradations, boolean escalated) {}
+      long outputTokens, double cost, int llmCalls, int toolCalls, List<String> degradations, boolean escalated,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Integer unpricedCalls) {}
 
   /** A whole session. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -43,6 +48,11 @@ public final class SessionHistory {
 
     public double totalCost() {
       return turns.stream().mapToDouble(TurnView::cost).sum();
+    }
+
+    /** The session's calls whose model had no price. */
+    public int totalUnpricedCalls() {
+      return turns.stream().mapToInt(t -> t.unpricedCalls() == null ? 0 : t.unpricedCalls()).sum();
     }
   }
 
@@ -136,6 +146,7 @@ public final class SessionHistory {
     long out;
     double cost;
     int llmCalls;
+    int unpricedCalls;
     int toolCalls;
     final List<String> degradations = new ArrayList<>();
     boolean escalated;
@@ -150,6 +161,9 @@ public final class SessionHistory {
       in += x.inputTokens();
       out += x.outputTokens();
       cost += x.costUsd();
+      if (x.costUnknown()) {
+        unpricedCalls++;
+      }
       if (!x.success()) {
         return;
       }
@@ -192,7 +206,7 @@ public final class SessionHistory {
         o = degradedAnswer ? "degraded" : "error";
       }
       return new TurnView(turn, input != null ? input : plannedInput, reply, o == null ? "unknown" : o, List.copyOf(chain.values()), in, out, cost,
-          llmCalls, toolCalls, List.copyOf(degradations), escalated);
+          llmCalls, toolCalls, List.copyOf(degradations), escalated, unpricedCalls == 0 ? null : unpricedCalls);
     }
   }
 }

@@ -40,8 +40,10 @@ final class ShowCommand extends MaskedCliCommand implements java.util.concurrent
       out().printf(Locale.ROOT, "%s  agent %s  started %s  %s%n", view.sessionId(), view.agentClass(),
           view.startedAt(), view.endedAt() == null ? "(not ended)" : "ended " + view.endedAt() + " (" + view.endReason() + ")");
       for (var t : view.turns()) {
-        out().printf(Locale.ROOT, "%nturn %d  [%s]  tokens %d in / %d out  $%.4f  LLM calls %d  tool calls %d%s%n",
-            t.turn(), t.outcome(), t.inputTokens(), t.outputTokens(), t.cost(), t.llmCalls(), t.toolCalls(),
+        int unpriced = t.unpricedCalls() == null ? 0 : t.unpricedCalls();
+        out().printf(Locale.ROOT, "%nturn %d  [%s]  tokens %d in / %d out  %s  LLM calls %d  tool calls %d%s%n",
+            t.turn(), t.outcome(), t.inputTokens(), t.outputTokens(), cost(t.cost(), unpriced), t.llmCalls(),
+            t.toolCalls(),
             t.escalated() ? "  ESCALATED" : "");
         out().println("  user:  " + cut(t.input()));
         out().println("  reply: " + cut(t.reply()));
@@ -69,10 +71,18 @@ final class ShowCommand extends MaskedCliCommand implements java.util.concurrent
         out().println();
         models.forEach(out()::println);
       }
-      out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, $%.4f%n", view.turns().size(), view.totalTokens(),
-          view.totalCost());
+      out().printf(Locale.ROOT, "%ntotal: %d turn(s), %d tokens, %s%n", view.turns().size(), view.totalTokens(),
+          cost(view.totalCost(), view.totalUnpricedCalls()));
     }
     return Cpctl.OK;
+  }
+
+  /**
+   * Dollars, or as the chat footer says it when calls had no price ({@link TurnPrinter#cost}): an unpriced
+   * call records a cost of 0, so no cost at all beside unpriced calls means none had a price.
+   */
+  private static String cost(double usd, int unpriced) {
+    return TurnPrinter.cost(usd, unpriced, usd == 0.0);
   }
 
   private static String cut(String s) {

@@ -60,7 +60,8 @@ final class SpendCommand extends CliCommand implements java.util.concurrent.Call
       if (day.isPresent()) {
         throw new IllegalArgumentException("--rebuild reads the whole ledger: leave out --since");
       }
-      return SpendRebuildOutput.run(cfg, openLedgers(cfg), t, json, out(), err());
+      // It writes the counters only: the ledgers it reads open read-only (a torn tail stays, with a warning).
+      return SpendRebuildOutput.run(cfg, readLedgers(cfg), t, json, out(), err());
     }
     try (Ledgers ledgers = readLedgers(cfg)) {
       List<cp.ledger.LedgerEntry> hot = ledgers.existing(Tier.HOT, null).map(l -> l.readAll()).orElse(List.of());

@@ -19,15 +19,24 @@ final class TurnPrinter {
    * reads as free); a turn with priced and unpriced calls shows the priced part and the unpriced count.
    */
   static String cost(CostSummary c) {
-    String usd = String.format(Locale.ROOT, "$%.4f", c.cost());
     Integer unpriced = c.unpricedCalls();
-    if (unpriced == null || unpriced <= 0) {
-      return usd;
+    return cost(c.cost(), unpriced == null ? 0 : unpriced, unpriced != null && unpriced >= c.llmCalls());
+  }
+
+  /**
+   * {@code usd} as dollars; with {@code unpriced} calls whose model has no price, the dollars and their
+   * count, or, when {@code allUnpriced} (no call had a price), that the cost is unknown. The one wording
+   * the chat/turn footer and {@code cpctl show} share.
+   */
+  static String cost(double usd, int unpriced, boolean allUnpriced) {
+    String dollars = String.format(Locale.ROOT, "$%.4f", usd);
+    if (unpriced <= 0) {
+      return dollars;
     }
-    if (unpriced >= c.llmCalls()) {
+    if (allUnpriced) {
       return "cost unknown (model has no price)";
     }
-    return usd + " + " + unpriced + " unpriced call" + (unpriced == 1 ? "" : "s");
+    return dollars + " + " + unpriced + " unpriced call" + (unpriced == 1 ? "" : "s");
   }
 
   /** outcome · tokens in/out · cost · WOs · tool calls (· gate failed / error code). */

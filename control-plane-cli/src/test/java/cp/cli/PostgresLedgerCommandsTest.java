@@ -160,7 +160,7 @@ class PostgresLedgerCommandsTest {
   }
 
   /** The tables in {@code db}'s schema (the store's own and Flyway's history), by name. */
-  private static List<String> tables(LedgerDatabase db) {
+  static List<String> tables(LedgerDatabase db) {
     List<String> out = new java.util.ArrayList<>();
     try (var c = java.sql.DriverManager.getConnection(db.url(), db.user(), db.password());
         var rs = c.createStatement().executeQuery("SELECT table_name FROM information_schema.tables"

@@ -91,6 +91,32 @@ class SpendRebuildCommandTest {
     assertTrue(r.out().contains("nothing to rebuild"), r.out());
   }
 
+  // Before: the rebuild opened the ledgers it only reads for writing, which moved a torn tail of the HOT
+  // ledger to a .torn-* file and appended a TORN entry, as no other reading command does.
+  @Test
+  void rebuild_leavesATornTailOfTheHotLedgerWhereItIs_andSaysSoAsReadingCommandsDo() throws Exception {
+    Map<String, String> env = new HashMap<>(CliHarness.env(home));
+    env.put("CP_PRICES_FILE", Files.writeString(home.resolve("prices.json"),
+        "{\"offline-rules-1\": {\"input_per_mtok\": 1000, \"output_per_mtok\": 3000}}").toString());
+    var chat = runWithInput(env, "hello\nexit\n", "chat", "--tenant", "acme");
+    assertEquals(Cpctl.OK, chat.code(), chat::describe);
+    Path ledgers = home.resolve("HOT/ledger");
+    Files.writeString(ledgers.resolve("governance.jsonl"), ReadOnlyCommandsTest.TORN,
+        java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    Map<String, String> before = ReadOnlyCommandsTest.tree(ledgers);
+
+    var r = run(env, "spend", "--rebuild", "--tenant", "acme", "--json");
+
+    assertEquals(Cpctl.OK, r.code(), r::describe);
+    assertEquals(before, ReadOnlyCommandsTest.tree(ledgers), "the rebuild changed the HOT ledger\n" + r.describe());
+    List<String> warnings = r.err().lines().filter(l -> l.contains("HOT/ledger/governance.jsonl")).toList();
+    assertEquals(1, warnings.size(), r.describe());
+    assertTrue(warnings.get(0).contains("incomplete") && warnings.get(0).contains("cpctl ledger repair --tier hot"),
+        warnings.get(0));
+    JsonNode acme = Json.parse(r.out().strip()).get("rebuilt").get(0);
+    assertTrue(acme.get("after").get("day_spent_usd").asDouble() > 0, "the complete lines were read: " + r.out());
+  }
+
   @Test
   void rebuildWithSince_isRefusedInOneLine() {
     var r = run(new HashMap<>(CliHarness.env(home)), "spend", "--rebuild", "--since", "2026-11-01");

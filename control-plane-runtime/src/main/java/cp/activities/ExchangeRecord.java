@@ -128,6 +128,11 @@ public final class ExchangeRecord {
     return entry.meta("cost") == null ? 0.0 : entry.meta("cost").asDouble();
   }
 
+  /** Whether the call's model had no price: its cost is unknown, not the 0 that {@link #costUsd} reads. */
+  public boolean costUnknown() {
+    return entry.meta("cost_unknown") != null && entry.meta("cost_unknown").asBoolean();
+  }
+
   /** What the round trip cost, successful or not. */
   public WoCost cost() {
     return WoCost.llmCall(inputTokens(), outputTokens(), costUsd());

@@ -30,13 +30,10 @@ public final class AgentModels {
 
   private final Map<String, AgentModel> byClass;
   private final Map<String, ProviderSelection> routes;
-  private final Map<String, String> urlOrigins;
 
-  private AgentModels(Map<String, AgentModel> byClass, Map<String, ProviderSelection> routes,
-      Map<String, String> urlOrigins) {
+  private AgentModels(Map<String, AgentModel> byClass, Map<String, ProviderSelection> routes) {
     this.byClass = Map.copyOf(byClass);
     this.routes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(routes));
-    this.urlOrigins = Map.copyOf(urlOrigins);
   }
 
   /**
@@ -48,7 +45,6 @@ public final class AgentModels {
   static AgentModels of(List<CheckedDefinition> definitions, Map<String, String> env, ProviderSelection worker) {
     Map<String, AgentModel> byClass = new LinkedHashMap<>();
     Map<String, ProviderSelection> routes = new LinkedHashMap<>();
-    Map<String, String> urlOrigins = new LinkedHashMap<>();
     List<DefinitionProblem> problems = new ArrayList<>();
     for (CheckedDefinition d : definitions) {
       AgentDefinition def = d.definition();
@@ -57,15 +53,12 @@ public final class AgentModels {
       Optional<String> name = Optional.ofNullable(m == null ? null : m.name());
       if (m != null && (m.provider() != null || m.baseUrl() != null || m.apiKeyEnv() != null)) {
         try {
-          ProviderSelection own = ProviderFactory.forModel(env, worker, m.provider(), m.baseUrl(), m.apiKeyEnv(),
-              m.name(), d.file() + ": model");
+          ProviderSelection own = withUrlOrigin(ProviderFactory.forModel(env, worker, m.provider(), m.baseUrl(),
+              m.apiKeyEnv(), m.name(), d.file() + ": model"), m.baseUrl(), "model.base_url in " + d.file());
           if (!sameEndpoint(own, worker)) {
             String id = own.type().id() + (own.isOffline() ? "" : ROUTE_SEPARATOR + def.agentClass());
             routes.put(id, own);
             route = Optional.of(id);
-            if (m.baseUrl() != null) {
-              urlOrigins.put(id, "model.base_url in " + d.file());
-            }
           }
           name = own.settings().map(ProviderSettings::defaultModel).or(() -> Optional.ofNullable(m.name()));
         } catch (ProviderConfigException e) {
@@ -78,14 +71,9 @@ public final class AgentModels {
         AgentDefinition.Model f = def.fallback().get(i);
         String where = d.file() + ": fallback[" + i + "]";
         try {
-          ProviderSelection sel = ProviderFactory.forModel(env, worker, f.provider(), f.baseUrl(), f.apiKeyEnv(),
-              f.name(), where);
-          cp.model.FallbackModel added = fallbackModel(sel, worker, f.name(), def.agentClass() + FALLBACK_SEPARATOR
-              + (i + 1), routes);
-          chain.add(added);
-          if (f.baseUrl() != null && added.provider() != null) {
-            urlOrigins.put(added.provider(), "fallback[" + i + "].base_url in " + d.file());
-          }
+          ProviderSelection sel = withUrlOrigin(ProviderFactory.forModel(env, worker, f.provider(), f.baseUrl(),
+              f.apiKeyEnv(), f.name(), where), f.baseUrl(), "fallback[" + i + "].base_url in " + d.file());
+          chain.add(fallbackModel(sel, worker, f.name(), def.agentClass() + FALLBACK_SEPARATOR + (i + 1), routes));
         } catch (ProviderConfigException e) {
           problems.add(new DefinitionProblem(d.file(), "fallback[" + i + "]", e.getMessage(), false));
         }
@@ -98,7 +86,19 @@ public final class AgentModels {
     if (!problems.isEmpty()) {
       throw new AgentDefinitionException(problems);
     }
-    return new AgentModels(byClass, routes, urlOrigins);
+    return new AgentModels(byClass, routes);
+  }
+
+  /**
+   * {@code sel}, its base URL named by {@code origin} when a definition gave it ({@code baseUrl} not null), so
+   * an endpoint that cannot be reached names the definition's key, not the provider's variable
+   * ({@code OPENAI_BASE_URL}), which played no part.
+   */
+  private static ProviderSelection withUrlOrigin(ProviderSelection sel, String baseUrl, String origin) {
+    if (baseUrl == null || sel.settings().isEmpty()) {
+      return sel;
+    }
+    return ProviderSelection.http(sel.type(), sel.settings().get().withBaseUrlOrigin(origin), sel.reason());
   }
 
   /**
@@ -132,15 +132,6 @@ public final class AgentModels {
   /** The model of a defined class ({@link AgentModel#WORKER_DEFAULT} for a class it does not know). */
   public AgentModel of(String agentClass) {
     return byClass.getOrDefault(agentClass.toUpperCase(Locale.ROOT), AgentModel.WORKER_DEFAULT);
-  }
-
-  /**
-   * Where the base URL of each route whose URL a definition gave came from, by route id
-   * ({@code model.base_url in weather.yaml}); a route absent here took its URL from the
-   * environment ({@code OPENAI_BASE_URL}) or the provider's default.
-   */
-  public Map<String, String> urlOrigins() {
-    return urlOrigins;
   }
 
   /** The providers the gateway needs beside the worker's, by id, in definition order. */

@@ -202,11 +202,6 @@ public final class PlaneAgents implements AutoCloseable {
     return out;
   }
 
-  /** Where each route's base URL came from when a definition gave it ({@link AgentModels#urlOrigins()}). */
-  public Map<String, String> modelUrlOrigins() {
-    return models.urlOrigins();
-  }
-
   /** The providers the defined agents' own models need beside the worker's, by gateway id. */
   public Map<String, ProviderSelection> modelRoutes() {
     return models.routes();

@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import org.flywaydb.core.Flyway;
 
 /**
  * Tenant counters in the ledger's PostgreSQL database, shared by workers on any host (issue 23).
@@ -18,11 +17,10 @@ import org.flywaydb.core.Flyway;
  * reservation (a retry reuses it), sum what the day and month have spent and hold unexpired, and
  * insert the reservation only when it fits. Settling sets the call's actual cost; a trigger adds it
  * to the tenant's day row ({@code cp_tenant_days}), which is what a reservation sums as spent, so a
- * reservation reads at most a month of day rows and the calls in flight. Its own schema history ({@code cp_spend_schema_history}, migrations {@code db/spend}), apart from the ledger's.
+ * reservation reads at most a month of day rows and the calls in flight. Its own schema history ({@code cp_spend_schema_history}, migrations {@code db/spend}), apart from the ledger's:
+ * {@link SpendSchema}.
  */
 public final class PostgresTenantCounters implements TenantCounters {
-  static final String MIGRATIONS = "classpath:db/spend";
-  static final String HISTORY_TABLE = "cp_spend_schema_history";
   /** Two connections: a reservation and a settlement of one worker may overlap; more would only queue on the row lock. */
   private static final int POOL_SIZE = 2;
   /** Connection timeout: a database that does not answer in 5 s fails the call as the ledger would. */
@@ -34,8 +32,39 @@ public final class PostgresTenantCounters implements TenantCounters {
     this.pool = pool;
   }
 
-  /** Opens a small pool on {@code db} and creates or migrates the counters' tables. */
+  /** Opens a small pool on {@code db} and creates or migrates the counters' tables (a process that writes them). */
   public static PostgresTenantCounters open(LedgerDatabase db) {
+    HikariDataSource pool = pool(db, false);
+    try {
+      SpendSchema.migrate(pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new PostgresTenantCounters(pool);
+  }
+
+  /**
+   * The counters in {@code db} for a command that only reads ({@code cpctl spend}): read-only
+   * connections, no migration; empty when no process ever kept counters there (nothing is held).
+   *
+   * @throws cp.ledger.LedgerStoreUnavailableException when the counters' schema needs a migration
+   */
+  public static java.util.Optional<TenantCounters> openReadOnly(LedgerDatabase db) {
+    HikariDataSource pool = pool(db, true);
+    try {
+      if (!SpendSchema.readable(pool, db)) {
+        pool.close();
+        return java.util.Optional.empty();
+      }
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return java.util.Optional.of(new PostgresTenantCounters(pool));
+  }
+
+  private static HikariDataSource pool(LedgerDatabase db, boolean readOnly) {
     HikariConfig cfg = new HikariConfig();
     cfg.setJdbcUrl(db.url());
     if (db.user() != null) {
@@ -47,16 +76,10 @@ public final class PostgresTenantCounters implements TenantCounters {
     cfg.setMaximumPoolSize(POOL_SIZE);
     cfg.setMinimumIdle(1);
     cfg.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
-    cfg.setPoolName("cp-tenant-counters");
-    HikariDataSource pool = new HikariDataSource(cfg);
-    try {
-      Flyway.configure().dataSource(pool).locations(MIGRATIONS).table(HISTORY_TABLE).baselineVersion("0")
-          .baselineOnMigrate(true).load().migrate();
-    } catch (RuntimeException e) {
-      pool.close();
-      throw e;
-    }
-    return new PostgresTenantCounters(pool);
+    // A reader's connections refuse any write (PostgreSQL read-only transactions), whatever it runs.
+    cfg.setReadOnly(readOnly);
+    cfg.setPoolName(readOnly ? "cp-tenant-counters-read" : "cp-tenant-counters");
+    return new HikariDataSource(cfg);
   }
 
   @Override

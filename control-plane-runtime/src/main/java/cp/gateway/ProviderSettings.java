@@ -23,6 +23,9 @@ import java.util.Objects;
  *     as {@link ProviderErrorKind#REPLY_TOO_LARGE}, at most {@link #MAX_REPLY_BYTES_CEILING}
  * @param connectAttempts how many attempts of one call may end unable to connect
  *     ({@link ProviderErrorKind#PROVIDER_UNREACHABLE}) before the call gives up, at least 1
+ * @param baseUrlOrigin where {@code baseUrl} came from, as an endpoint that cannot be reached names it
+ *     ({@code model.base_url in weather.yaml}); null: the provider type's variable ({@code OPENAI_BASE_URL})
+ *     or its default
  */
 public record ProviderSettings(
     URI baseUrl,
@@ -32,7 +35,8 @@ public record ProviderSettings(
     Duration readTimeout,
     String anthropicVersion,
     long maxReplyBytes,
-    int connectAttempts) {
+    int connectAttempts,
+    String baseUrlOrigin) {
 
   /** The Anthropic public API; the SDKs use the same default. */
   public static final URI DEFAULT_ANTHROPIC_BASE_URL = URI.create("https://api.anthropic.com");
@@ -102,6 +106,13 @@ public record ProviderSettings(
     }
   }
 
+  /** Settings whose base URL came from the provider type's variable or default. */
+  public ProviderSettings(URI baseUrl, Secret apiKey, String defaultModel, Duration connectTimeout,
+      Duration readTimeout, String anthropicVersion, long maxReplyBytes, int connectAttempts) {
+    this(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes, connectAttempts,
+        null);
+  }
+
   /** Settings with the default connect budget, {@link #DEFAULT_CONNECT_ATTEMPTS}. */
   public ProviderSettings(URI baseUrl, Secret apiKey, String defaultModel, Duration connectTimeout,
       Duration readTimeout, String anthropicVersion, long maxReplyBytes) {
@@ -132,29 +143,36 @@ public record ProviderSettings(
     return connectTimeout.plus(readTimeout);
   }
 
+  /** These settings with another base URL, whose origin is then the provider type's variable (unless given). */
   public ProviderSettings withBaseUrl(URI url) {
     return new ProviderSettings(url, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
-        maxReplyBytes, connectAttempts);
+        maxReplyBytes, connectAttempts, null);
   }
 
   public ProviderSettings withDefaultModel(String model) {
     return new ProviderSettings(baseUrl, apiKey, model, connectTimeout, readTimeout, anthropicVersion, maxReplyBytes,
-        connectAttempts);
+        connectAttempts, baseUrlOrigin);
   }
 
   public ProviderSettings withTimeouts(Duration connect, Duration read) {
     return new ProviderSettings(baseUrl, apiKey, defaultModel, connect, read, anthropicVersion, maxReplyBytes,
-        connectAttempts);
+        connectAttempts, baseUrlOrigin);
   }
 
   public ProviderSettings withMaxReplyBytes(long bytes) {
     return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion, bytes,
-        connectAttempts);
+        connectAttempts, baseUrlOrigin);
   }
 
   public ProviderSettings withConnectAttempts(int attempts) {
     return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
-        maxReplyBytes, attempts);
+        maxReplyBytes, attempts, baseUrlOrigin);
+  }
+
+  /** These settings, their base URL named by {@code origin} ({@code model.base_url in weather.yaml}) in advice. */
+  public ProviderSettings withBaseUrlOrigin(String origin) {
+    return new ProviderSettings(baseUrl, apiKey, defaultModel, connectTimeout, readTimeout, anthropicVersion,
+        maxReplyBytes, connectAttempts, origin);
   }
 
   private static void requirePositive(Duration d, String name) {

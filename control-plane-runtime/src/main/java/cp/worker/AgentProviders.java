@@ -3,8 +3,6 @@ package cp.worker;
 import cp.gateway.ForwardingProvider;
 import cp.gateway.LlmProvider;
 import cp.gateway.PriceTable;
-import cp.gateway.ProviderErrorKind;
-import cp.gateway.ProviderException;
 import cp.gateway.ProviderFactory;
 import cp.gateway.ProviderSelection;
 import java.util.ArrayList;
@@ -21,26 +19,18 @@ import java.util.function.Supplier;
 final class AgentProviders {
   private AgentProviders() {}
 
-  /** The providers, the worker's first. */
-  static List<LlmProvider> of(LlmProvider worker, Map<String, ProviderSelection> routes,
-      Supplier<LlmProvider> offline) {
-    return of(worker, routes, offline, Map.of());
-  }
-
   /**
-   * The providers, the worker's first.
-   *
-   * @param urlOrigins where a route's base URL came from when a definition gave it, by route id
-   *     ({@code model.base_url in weather.yaml}): an endpoint that cannot be reached names that
-   *     key, not the provider's variable ({@code OPENAI_BASE_URL}), which played no part
+   * The providers, the worker's first. An agent's own endpoint that cannot be reached names where its
+   * base URL came from ({@code model.base_url in weather.yaml}): its settings carry it
+   * ({@link cp.gateway.ProviderSettings#baseUrlOrigin()}, set by {@link cp.agents.AgentModels}).
    */
   static List<LlmProvider> of(LlmProvider worker, Map<String, ProviderSelection> routes,
-      Supplier<LlmProvider> offline, Map<String, String> urlOrigins) {
+      Supplier<LlmProvider> offline) {
     List<LlmProvider> providers = new ArrayList<>(List.of(worker));
     ProviderFactory factory = new ProviderFactory(offline);
     routes.forEach((id, selection) -> {
       if (!id.equals(worker.id())) {
-        providers.add(new Routed(id, factory.create(selection), urlOrigins.get(id)));
+        providers.add(new Routed(id, factory.create(selection)));
       }
     });
     return providers;
@@ -58,13 +48,10 @@ final class AgentProviders {
   /** A provider known to the gateway under an agent's route id. */
   private static final class Routed extends ForwardingProvider {
     private final String id;
-    /** Where its base URL came from, when a definition gave it; else null. */
-    private final String urlOrigin;
 
-    Routed(String id, LlmProvider delegate, String urlOrigin) {
+    Routed(String id, LlmProvider delegate) {
       super(delegate);
       this.id = id;
-      this.urlOrigin = urlOrigin;
     }
 
     @Override
@@ -72,45 +59,11 @@ final class AgentProviders {
       return id;
     }
 
-    @Override
-    public cp.gateway.ProviderReply send(cp.model.PromptRequest request) throws ProviderException {
-      try {
-        return super.send(request);
-      } catch (ProviderException e) {
-        throw namingTheUrlsOrigin(e);
-      }
-    }
-
+    /** It changes nothing about a call: a streamed call streams through (not one piece, {@code send}'s way). */
     @Override
     public cp.gateway.ProviderReply stream(cp.model.PromptRequest request, cp.gateway.StreamSink sink)
-        throws ProviderException {
-      try {
-        return streamThrough(request, sink);
-      } catch (ProviderException e) {
-        throw namingTheUrlsOrigin(e);
-      }
-    }
-
-    /**
-     * {@code e}, its advice to check the provider's base-URL variable ({@code OPENAI_BASE_URL})
-     * naming instead the definition's key the URL came from, and the route's id instead of the
-     * provider type's.
-     */
-    private ProviderException namingTheUrlsOrigin(ProviderException e) {
-      String variable = "(" + e.providerId().toUpperCase(java.util.Locale.ROOT) + "_BASE_URL)";
-      if (urlOrigin == null || e.kind() != ProviderErrorKind.PROVIDER_UNREACHABLE
-          || !e.providerMessage().contains(variable)) {
-        return e;
-      }
-      String message = e.providerMessage().replace(variable, "(" + urlOrigin + ")");
-      if (message.startsWith(e.providerId() + " endpoint ")) {
-        message = id + message.substring(e.providerId().length());
-      }
-      ProviderException.Builder b = ProviderException.builder(e.providerId(), e.kind()).httpStatus(e.httpStatus())
-          .retryAfter(e.retryAfter()).errorType(e.errorType().orElse(null)).errorCode(e.errorCode().orElse(null))
-          .message(message).cause(e.getCause());
-      e.attemptLimit().ifPresent(b::attemptLimit);
-      return b.build();
+        throws cp.gateway.ProviderException {
+      return streamThrough(request, sink);
     }
   }
 }

@@ -199,8 +199,7 @@ public final class PlaneRuntime implements AutoCloseable {
     routes.putAll(agents == null ? Map.of() : agents.modelRoutes());
     AgentProviders.registerKeys(masker, chain.routes());
     List<LlmProvider> providers = AgentProviders.of(provider, routes,
-        () -> new OfflineProvider(catalog.schemaValidator()::validate),
-        agents == null ? Map.of() : agents.modelUrlOrigins());
+        () -> new OfflineProvider(catalog.schemaValidator()::validate));
     cp.gateway.TenantGuard tenants;
     try {
       tenants = TenantSpend.guard(config, clock);

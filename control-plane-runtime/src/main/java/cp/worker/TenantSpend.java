@@ -47,13 +47,14 @@ public final class TenantSpend {
   }
 
   /**
-   * The counters a plane of {@code config} keeps, for readers ({@code cpctl spend}): its PostgreSQL
-   * database's with {@code CP_LEDGER_URL}; else the JSONL file under CP_HOME if a worker wrote one
-   * (empty when none did: nothing was ever reserved there).
+   * The counters a plane of {@code config} keeps, for readers ({@code cpctl spend}), opened without
+   * writing anything: its PostgreSQL database's with {@code CP_LEDGER_URL} (read-only connections, the
+   * schema checked, never migrated; empty when no process created the counters' tables there); else the
+   * JSONL file under CP_HOME if a worker wrote one (empty when none did: nothing was ever reserved there).
    */
   public static java.util.Optional<TenantCounters> existing(PlaneConfig config) {
     if (config.ledgers().database() != null) {
-      return java.util.Optional.of(PostgresTenantCounters.open(config.ledgers().database()));
+      return PostgresTenantCounters.openReadOnly(config.ledgers().database());
     }
     return java.nio.file.Files.isRegularFile(config.home().resolve(JsonlTenantCounters.FILE))
         ? java.util.Optional.of(new JsonlTenantCounters(config.home())) : java.util.Optional.empty();

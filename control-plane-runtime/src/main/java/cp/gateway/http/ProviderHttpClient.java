@@ -285,11 +285,17 @@ public final class ProviderHttpClient {
     return ProviderException.builder(providerId, ProviderErrorKind.PROVIDER_UNREACHABLE)
         .message(providerId + " endpoint " + target + " cannot be reached: " + ConnectFailure.describe(e,
             settings.connectTimeout()) + " after " + millis + " ms; nothing was sent. Check that the server runs and "
-            + "that the base URL (" + providerId.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL) names it")
+            + "that the base URL (" + baseUrlOrigin() + ") names it")
         .cause(e)
         .attemptLimit(settings.connectAttempts())
         .redacting(settings.apiKey())
         .build();
+  }
+
+  /** Where the base URL came from: the settings' origin when given, else the provider type's variable. */
+  private String baseUrlOrigin() {
+    return settings.baseUrlOrigin() != null ? settings.baseUrlOrigin()
+        : providerId.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL";
   }
 
   /** Host and path only: a base URL's query or user-info could carry credentials. */

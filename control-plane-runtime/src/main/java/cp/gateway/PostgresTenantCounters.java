@@ -32,11 +32,14 @@ public final class PostgresTenantCounters implements TenantCounters {
     this.pool = pool;
   }
 
-  /** Opens a small pool on {@code db} and creates or migrates the counters' tables (a process that writes them). */
+  /**
+   * Opens a small pool on {@code db} for a process that writes the counters, and creates, migrates or
+   * only checks their tables as {@code CP_LEDGER_MIGRATE} says ({@link SpendSchema#prepare}).
+   */
   public static PostgresTenantCounters open(LedgerDatabase db) {
     HikariDataSource pool = pool(db, false);
     try {
-      SpendSchema.migrate(pool);
+      SpendSchema.prepare(pool, db);
     } catch (RuntimeException e) {
       pool.close();
       throw e;

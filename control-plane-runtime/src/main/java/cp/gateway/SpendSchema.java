@@ -39,6 +39,39 @@ final class SpendSchema {
   }
 
   /**
+   * What a process that writes the counters does with their schema, as {@code CP_LEDGER_MIGRATE}
+   * ({@code db.migration()}) says for the ledger's: {@code auto} migrates (Flyway locks the database
+   * while it does), {@code validate} applies nothing and refuses a schema that is missing, behind or
+   * different, {@code off} trusts it as it is.
+   *
+   * @throws LedgerStoreUnavailableException under {@code validate}, naming what is pending or differs
+   */
+  static void prepare(DataSource ds, LedgerDatabase db) {
+    switch (db.migration()) {
+      case OFF -> { }
+      case VALIDATE -> validate(ds, db);
+      default -> migrate(ds);
+    }
+  }
+
+  private static void validate(DataSource ds, LedgerDatabase db) {
+    String fix = " (" + LedgerMigration.VARIABLE + "=validate applies nothing: apply them with "
+        + LedgerMigration.VARIABLE + "=auto once, or start with " + LedgerMigration.VARIABLE + "=off to trust the"
+        + " schema as it is)";
+    MigrationInfo[] pending = flyway(ds).info().pending();
+    if (pending.length > 0) {
+      throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
+          + " is not up to date: " + Arrays.stream(pending).map(m -> "V" + m.getVersion() + " (" + m.getDescription()
+          + ")").collect(Collectors.joining(", ")) + " pending" + fix, null);
+    }
+    var result = flyway(ds).validateWithResult();
+    if (!result.validationSuccessful) {
+      throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
+          + " does not match this build's migrations: " + result.errorDetails.errorMessage + fix, null);
+    }
+  }
+
+  /**
    * Whether a reader finds counters to read in {@code ds}: false when no process ever kept counters
    * there (no history, nor, under {@code CP_LEDGER_MIGRATE=off}, the reservations table): nothing is
    * held. Applies nothing.

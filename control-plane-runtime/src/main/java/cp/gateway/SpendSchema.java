@@ -55,16 +55,20 @@ final class SpendSchema {
   }
 
   private static void validate(DataSource ds, LedgerDatabase db) {
-    String fix = " (" + LedgerMigration.VARIABLE + "=validate applies nothing: apply them with "
+    requireCurrent(flyway(ds), db, " (" + LedgerMigration.VARIABLE + "=validate applies nothing: apply them with "
         + LedgerMigration.VARIABLE + "=auto once, or start with " + LedgerMigration.VARIABLE + "=off to trust the"
-        + " schema as it is)";
-    MigrationInfo[] pending = flyway(ds).info().pending();
+        + " schema as it is)");
+  }
+
+  /** Refuses a schema with a migration pending, or applied ones that differ from this build's; {@code fix} says what to do. */
+  private static void requireCurrent(Flyway flyway, LedgerDatabase db, String fix) {
+    MigrationInfo[] pending = flyway.info().pending();
     if (pending.length > 0) {
       throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
           + " is not up to date: " + Arrays.stream(pending).map(m -> "V" + m.getVersion() + " (" + m.getDescription()
           + ")").collect(Collectors.joining(", ")) + " pending" + fix, null);
     }
-    var result = flyway(ds).validateWithResult();
+    var result = flyway.validateWithResult();
     if (!result.validationSuccessful) {
       throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
           + " does not match this build's migrations: " + result.errorDetails.errorMessage + fix, null);
@@ -91,20 +95,8 @@ final class SpendSchema {
       throw new LedgerStoreUnavailableException("cannot read the tenant counters in " + db.redactedUrl() + ": "
           + e.getMessage(), e);
     }
-    Flyway flyway = flyway(ds);
-    String fix = " (a command that only reads applies no migration; a worker or chat with tenant caps, or"
-        + " 'cpctl spend --rebuild', applies them)";
-    MigrationInfo[] pending = flyway.info().pending();
-    if (pending.length > 0) {
-      throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
-          + " is not up to date: " + Arrays.stream(pending).map(m -> "V" + m.getVersion() + " (" + m.getDescription()
-          + ")").collect(Collectors.joining(", ")) + " pending" + fix, null);
-    }
-    var result = flyway.validateWithResult();
-    if (!result.validationSuccessful) {
-      throw new LedgerStoreUnavailableException("the tenant counters' schema in " + db.redactedUrl()
-          + " does not match this build's migrations: " + result.errorDetails.errorMessage + fix, null);
-    }
+    requireCurrent(flyway(ds), db, " (a command that only reads applies no migration; a worker or chat with"
+        + " tenant caps, or 'cpctl spend --rebuild', applies them)");
     return true;
   }
 

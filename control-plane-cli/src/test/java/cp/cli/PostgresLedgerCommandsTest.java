@@ -159,21 +159,6 @@ class PostgresLedgerCommandsTest {
     }
   }
 
-  /** The tables in {@code db}'s schema (the store's own and Flyway's history), by name. */
-  static List<String> tables(LedgerDatabase db) {
-    List<String> out = new java.util.ArrayList<>();
-    try (var c = java.sql.DriverManager.getConnection(db.url(), db.user(), db.password());
-        var rs = c.createStatement().executeQuery("SELECT table_name FROM information_schema.tables"
-            + " WHERE table_schema = current_schema() ORDER BY table_name")) {
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return out;
-  }
-
   /**
    * The commands that only read used to migrate the schema (CP_LEDGER_MIGRATE=auto, the default) when
    * they opened the store: a fresh database got every table. Now they apply nothing and say so.
@@ -186,14 +171,14 @@ class PostgresLedgerCommandsTest {
         List.of("eval", "freeze", "--agent", "ADMIN", "--out", other.resolve("s.yaml").toString()),
         List.of("ledger", "verify"), List.of("gate-check"))) {
       var r = run(env(home, db), cmd.toArray(String[]::new));
-      assertEquals(List.of(), tables(db), cmd + " created tables\n" + r.describe());
+      assertEquals(List.of(), TestPostgres.tables(db), cmd + " created tables\n" + r.describe());
       assertOneLineError(r, Cpctl.BAD_INPUT);
       assertTrue(r.err().contains("pending") && r.err().contains("only reads applies no migration"), r::describe);
     }
     String session = CliHarness.chat(env(home, db));
-    List<String> migrated = tables(db);
+    List<String> migrated = TestPostgres.tables(db);
     var show = run(env(other, db), "show", session);
     assertEquals(Cpctl.OK, show.code(), show::describe);
-    assertEquals(migrated, tables(db));
+    assertEquals(migrated, TestPostgres.tables(db));
   }
 }

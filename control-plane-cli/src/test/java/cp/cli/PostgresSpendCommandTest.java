@@ -35,29 +35,25 @@ class PostgresSpendCommandTest {
     return env;
   }
 
-  private static List<String> tables(LedgerDatabase db) {
-    return PostgresLedgerCommandsTest.tables(db);
-  }
-
   @Test
   void spendOnADatabaseWithoutCounters_readsNothingHeld_andCreatesNoTable() {
     CliHarness.chat(CliHarness.env(home));
     LedgerDatabase db = TestPostgres.freshDatabase();
     var migrate = run(env(home, db), "ledger", "migrate");
     assertEquals(Cpctl.OK, migrate.code(), migrate::describe);
-    List<String> before = tables(db);
+    List<String> before = TestPostgres.tables(db);
     assertTrue(before.stream().noneMatch(t -> t.startsWith("cp_")), before.toString());
 
     var r = run(env(other, db), "spend", "--json");
 
     assertEquals(Cpctl.OK, r.code(), r::describe);
-    assertEquals(before, tables(db), "a reading command created tables\n" + r.describe());
+    assertEquals(before, TestPostgres.tables(db), "a reading command created tables\n" + r.describe());
     JsonNode report = Json.parse(r.out().strip());
     assertEquals(0.0, report.get("reserved_usd").asDouble(), 0.0, r.out());
     assertEquals(1, report.get("groups").size(), "the ledger's calls are still reported: " + r.out());
     var text = run(env(other, db), "spend");
     assertEquals(Cpctl.OK, text.code(), text::describe);
-    assertEquals(before, tables(db));
+    assertEquals(before, TestPostgres.tables(db));
   }
 
   @Test
@@ -68,11 +64,11 @@ class PostgresSpendCommandTest {
         + " cp_spend_schema_history CASCADE");
     Flyway.configure().dataSource(db.url(), db.user(), db.password()).locations("classpath:db/spend")
         .table("cp_spend_schema_history").baselineVersion("0").baselineOnMigrate(true).target("1").load().migrate();
-    List<String> before = tables(db);
+    List<String> before = TestPostgres.tables(db);
 
     var r = run(env(other, db), "spend");
 
-    assertEquals(before, tables(db), "a reading command applied a migration\n" + r.describe());
+    assertEquals(before, TestPostgres.tables(db), "a reading command applied a migration\n" + r.describe());
     assertOneLineError(r, Cpctl.BAD_INPUT);
     assertTrue(r.err().contains("tenant counters") && r.err().contains("pending")
         && r.err().contains("only reads applies no migration"), r::describe);
@@ -87,12 +83,12 @@ class PostgresSpendCommandTest {
       assertTrue(counters.reserve("acme", new TenantCaps.Caps(Optional.of(3.0), Optional.empty()),
           "EXCHANGE/SES-00000001/turn-0001/run/act", 0.25, now, now.plusSeconds(600)).granted());
     }
-    List<String> before = tables(db);
+    List<String> before = TestPostgres.tables(db);
 
     var r = run(env(other, db), "spend", "--json");
 
     assertEquals(Cpctl.OK, r.code(), r::describe);
     assertEquals(0.25, Json.parse(r.out().strip()).get("reserved_by_tenant").get("acme").asDouble(), 1e-12, r.out());
-    assertEquals(before, tables(db));
+    assertEquals(before, TestPostgres.tables(db));
   }
 }

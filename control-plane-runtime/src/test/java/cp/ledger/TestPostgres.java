@@ -82,6 +82,21 @@ public final class TestPostgres {
     return new LedgerDatabase(baseUrl + sep + "currentSchema=" + schema, user, password);
   }
 
+  /** The tables in {@code db}'s schema (a store's own and Flyway's histories), by name. */
+  public static java.util.List<String> tables(LedgerDatabase db) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());
+        var rs = c.createStatement().executeQuery("SELECT table_name FROM information_schema.tables"
+            + " WHERE table_schema = current_schema() ORDER BY table_name")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot list the tables of " + db.redactedUrl(), e);
+    }
+    return out;
+  }
+
   /** Runs SQL on the test's database (to tamper with rows the way an operator with psql could). */
   public static void sql(LedgerDatabase db, String... statements) {
     try (Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());

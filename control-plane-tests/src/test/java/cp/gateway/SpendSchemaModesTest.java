@@ -8,7 +8,6 @@ import cp.ledger.LedgerDatabase;
 import cp.ledger.LedgerMigration;
 import cp.ledger.LedgerStoreUnavailableException;
 import cp.ledger.TestPostgres;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +25,7 @@ class SpendSchemaModesTest {
 
     assertTrue(e.getMessage().contains("tenant counters") && e.getMessage().contains(LedgerMigration.VARIABLE),
         e.getMessage());
-    assertEquals(List.of(), tables(db));
+    assertEquals(List.of(), TestPostgres.tables(db));
   }
 
   @Test
@@ -45,20 +44,7 @@ class SpendSchemaModesTest {
 
     PostgresTenantCounters.open(db).close();
 
-    assertEquals(List.of(), tables(db));
+    assertEquals(List.of(), TestPostgres.tables(db));
   }
 
-  private static List<String> tables(LedgerDatabase db) {
-    List<String> out = new ArrayList<>();
-    try (var c = java.sql.DriverManager.getConnection(db.url(), db.user(), db.password());
-        var rs = c.createStatement().executeQuery("SELECT table_name FROM information_schema.tables"
-            + " WHERE table_schema = current_schema() ORDER BY table_name")) {
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return out;
-  }
 }
